@@ -1,0 +1,49 @@
+# Two commands: `make run` (the portal with its services and a demo) and `make test` (the suite).
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+# The suite gets its own empty Neo4j (refused when populated) and its own Redis database.
+TEST_ENV := NEO4J_HOME=$(CURDIR)/var/neo4j-test NEO4J_BOLT_PORT=7688 NEO4J_PAGECACHE=512m
+TEST_URLS := NEO4J_URL=bolt://neo4j:neo4j@127.0.0.1:7688 REDIS_URL=redis://127.0.0.1:6379/15 \
+	CELERY_BROKER_URL=redis://127.0.0.1:6379/14
+
+.PHONY: run test setup services stop status
+
+$(VENV)/.installed: requirements.txt
+	@python="$$(tools/python.sh)" && { [ -x $(PY) ] || "$$python" -m venv $(VENV); }
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --no-deps -r requirements.txt
+	touch $@
+
+setup: $(VENV)/.installed
+
+services: setup
+	tools/neo4j/neo4j.sh start
+	tools/redis.sh start
+
+run: services
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py install_labels
+	$(PY) manage.py load_demo
+	tools/worker.sh start
+	@echo
+	@echo "Portal: http://127.0.0.1:8000  (sign in as demo@example.com / demo-password; staff: admin@example.com / admin-password)"
+	@echo "Health: http://127.0.0.1:8000/healthz   API docs: http://127.0.0.1:8000/api/docs/"
+	@echo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: setup
+	$(TEST_ENV) tools/neo4j/neo4j.sh start
+	tools/redis.sh start
+	$(TEST_URLS) $(PY) -m pytest $(PYTEST_ARGS)
+
+stop:
+	-tools/worker.sh stop
+	-tools/neo4j/neo4j.sh stop
+	-$(TEST_ENV) tools/neo4j/neo4j.sh stop
+	-tools/redis.sh stop
+
+status:
+	-tools/neo4j/neo4j.sh status
+	-tools/redis.sh status
+	-tools/worker.sh status

@@ -1,0 +1,44 @@
+"""One error family for the whole portal, mapped once to HTTP responses."""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class ApplicationError(Exception):
+    """A failure the caller can act on: `message` says what, `extra` carries the details."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+
+    def __init__(self, message: str, extra: dict | None = None):
+        super().__init__(message)
+        self.message = message
+        self.extra = extra or {}
+
+
+class GraphUnavailable(ApplicationError):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+
+
+def exception_handler(exc, context):
+    """Render every API error as {"message": ..., "extra": {...}}."""
+    if isinstance(exc, (ServiceUnavailable, SessionExpired)):
+        exc = GraphUnavailable("The memory graph (Neo4j) is unavailable; nothing was changed. Retry later.")
+    if isinstance(exc, ApplicationError):
+        return Response({"message": exc.message, "extra": exc.extra}, status=exc.status_code)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = {"message": "Invalid input; see extra.fields.", "extra": {"fields": response.data}}
+    else:
+        response.data = {"message": str(exc.detail), "extra": {}}
+    return response

@@ -1,0 +1,47 @@
+"""GET /healthz: the state of every service the portal needs, as JSON."""
+
+import redis
+from django.conf import settings
+from django.db import connection
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+
+from portal import graphdb
+from portal.celery import app as celery_app
+
+
+def _database() -> dict:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return {"vendor": connection.vendor}
+
+
+def _redis() -> dict:
+    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    try:
+        return {"version": client.info("server")["redis_version"]}
+    finally:
+        client.close()
+
+
+def _worker() -> dict:
+    replies = celery_app.control.ping(timeout=1.0, limit=1)
+    if not replies:
+        raise RuntimeError("no Celery worker answered within 1 s")
+    return {"workers": sorted(name for reply in replies for name in reply)}
+
+
+CHECKS = {"neo4j": graphdb.server_info, "redis": _redis, "database": _database, "worker": _worker}
+
+
+@never_cache
+def healthz(request):
+    services, down = {}, []
+    for name, check in CHECKS.items():
+        try:
+            services[name] = {"ok": True, **check()}
+        except Exception as exc:  # every failure, whatever its kind, means the service is down
+            services[name] = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+            down.append(name)
+    body = {"status": "unavailable" if down else "ok", "down": down, "services": services}
+    return JsonResponse(body, status=503 if down else 200)

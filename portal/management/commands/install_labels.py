@@ -1,0 +1,25 @@
+import io
+
+from django.core.management.base import BaseCommand
+from neomodel import db
+
+from memory import cypher as memory_cypher
+from memory.embeddings import embedding_dimensions
+from portal import graphdb
+
+SCHEMAS = [memory_cypher.SCHEMA]
+
+
+class Command(BaseCommand):
+    help = "Install the graph's constraints and indexes (idempotent)."
+
+    def handle(self, *args, **options):
+        import memory.graph  # noqa: F401  registers the node classes
+
+        graphdb.check_vector_dimensions(embedding_dimensions())
+        db.install_all_labels(stdout=self.stdout if options["verbosity"] > 1 else io.StringIO())
+        for statement in (s for schema in SCHEMAS for s in schema):
+            db.cypher_query(statement)
+        rows, _ = db.cypher_query("SHOW INDEXES YIELD name RETURN count(*)")
+        self.stdout.write(self.style.SUCCESS(f"Graph schema installed: {rows[0][0]} indexes."))
+

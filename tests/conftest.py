@@ -1,0 +1,71 @@
+"""Shared fixtures: a real Neo4j (refused when it holds data), a real Redis, a real worker."""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from neomodel import db
+
+ROOT = Path(__file__).resolve().parent.parent
+# Nodes with this label mark a graph that only this suite has written to.
+MARKER = "PortalTestSuite"
+
+
+def refuse_foreign_graph():
+    """Stop the run when Neo4j holds nodes this suite did not write: it may be someone's memory."""
+    rows, _ = db.cypher_query(f"MATCH (n) WHERE NOT n:{MARKER} RETURN count(n)")
+    marked, _ = db.cypher_query(f"MATCH (n:{MARKER}) RETURN count(n)")
+    if rows[0][0] and not marked[0][0]:
+        pytest.exit(
+            f"Refusing to run: the Neo4j at {db.url} holds {rows[0][0]} nodes that this suite did not write. "
+            "Point NEO4J_URL at an empty database (make test starts one on port 7688).",
+            returncode=3,
+        )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def graph_schema():
+    """Refuse a Neo4j that holds anyone's data, then install the schema once."""
+    from django.core.management import call_command
+
+    refuse_foreign_graph()
+    db.cypher_query(f"MATCH (n) WHERE NOT n:{MARKER} DETACH DELETE n")
+    db.cypher_query(f"MERGE (:{MARKER})")
+    call_command("install_labels", verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def clean_stores():
+    """Each test starts with an empty memory graph and an empty Redis database."""
+    yield
+    db.cypher_query(f"MATCH (n) WHERE NOT n:{MARKER} DETACH DELETE n")
+    redis.Redis.from_url(settings.REDIS_URL).flushdb()
+
+
+@pytest.fixture(scope="module")
+def celery_worker_process():
+    """A real Celery worker (prefork) in its own process, consuming from the suite's Redis.
+
+    Module-scoped so that tests elsewhere can rely on no worker running."""
+    log = open(ROOT / "var" / "test-worker.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "prefork", "--concurrency", "1",
+         "--queues", "celery,extraction,maintenance", "--hostname", f"test-{os.getpid()}@%h", "--loglevel", "INFO"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy(),
+    )
+    from portal.celery import app
+
+    deadline = time.monotonic() + 60
+    while not app.control.ping(timeout=0.5):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"the Celery worker did not start; see {log.name}")
+    yield proc
+    proc.terminate()
+    proc.wait(timeout=30)
+    log.close()

@@ -1,0 +1,71 @@
+import os
+import socket
+import subprocess
+
+import pytest
+from neo4j import GraphDatabase
+from neo4j.exceptions import AuthError
+
+from tests.conftest import ROOT
+
+SCRIPT = ROOT / "tools" / "neo4j" / "neo4j.sh"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def launched(tmp_path_factory):
+    """One launched Neo4j, with auth on, shared by this module's tests (each start takes seconds)."""
+    env = {**os.environ, "NEO4J_HOME": str(tmp_path_factory.mktemp("neo4j")), "NEO4J_BOLT_PORT": str(_free_port()),
+           "NEO4J_PASSWORD": "launcher-secret", "NEO4J_PAGECACHE": "64m", "NEO4J_HEAP": "256m"}
+    run = lambda command: subprocess.run([SCRIPT, command], env=env, capture_output=True, text=True, timeout=180)
+    started = run("start")
+    assert started.returncode == 0, started.stderr
+    yield env, run
+    run("stop")
+
+
+def test_launcher_starts_a_neo4j_that_answers_cypher_with_auth(launched):
+    env, run = launched
+    url = f"bolt://127.0.0.1:{env['NEO4J_BOLT_PORT']}"
+    with GraphDatabase.driver(url, auth=("neo4j", "launcher-secret")) as driver:
+        records, _, _ = driver.execute_query("CREATE (n:Probe {v: 41}) RETURN n.v + 1 AS answer")
+        assert records[0]["answer"] == 42
+    with GraphDatabase.driver(url, auth=("neo4j", "wrong")) as driver, pytest.raises(AuthError):
+        driver.verify_connectivity()
+
+
+def test_launcher_is_idempotent_and_reports_status(launched):
+    env, run = launched
+    again = run("start")
+    assert again.returncode == 0 and "already running" in again.stdout
+    assert run("status").returncode == 0
+    assert run("stop").returncode == 0
+    status = run("status")
+    assert status.returncode == 3 and "not running" in status.stdout
+    assert run("start").returncode == 0
+
+
+def test_data_survive_a_restart(launched):
+    env, run = launched
+    url = f"bolt://127.0.0.1:{env['NEO4J_BOLT_PORT']}"
+    auth = ("neo4j", "launcher-secret")
+    with GraphDatabase.driver(url, auth=auth) as driver:
+        driver.execute_query("CREATE (:Kept {name: 'persisted'})")
+    run("stop")
+    assert run("start").returncode == 0, "restart with the same password must work"
+    with GraphDatabase.driver(url, auth=auth) as driver:
+        records, _, _ = driver.execute_query("MATCH (k:Kept) RETURN k.name AS name")
+        assert [r["name"] for r in records] == ["persisted"]
+
+
+def test_missing_java_is_explained(tmp_path):
+    env = {"PATH": "/nonexistent", "NEO4J_HOME": str(tmp_path), "NEO4J_BOLT_PORT": str(_free_port()), "HOME": str(tmp_path)}
+    result = subprocess.run(["/bin/bash", SCRIPT, "start"], env=env, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "Java 17 or newer is missing" in result.stderr
+    assert "NEO4J_URL" in result.stderr

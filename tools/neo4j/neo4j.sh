@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Start, stop or report the embedded Neo4j Community used for local development and CI.
+# Usage: tools/neo4j/neo4j.sh start|stop|status
+# Settings (environment): NEO4J_HOME, NEO4J_BOLT_PORT, NEO4J_PASSWORD, NEO4J_PAGECACHE, NEO4J_HEAP.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+export NEO4J_HOME="${NEO4J_HOME:-$root/var/neo4j}"
+export NEO4J_BOLT_PORT="${NEO4J_BOLT_PORT:-7687}"
+heap="${NEO4J_HEAP:-1g}"
+pidfile="$NEO4J_HOME/launcher.pid"
+logfile="$NEO4J_HOME/launcher.log"
+
+instead() {
+  echo "  Or use an existing Neo4j 5.26+ or Aura instead: set NEO4J_URL, e.g." >&2
+  echo "    NEO4J_URL=neo4j+s://neo4j:password@xxxx.databases.neo4j.io" >&2
+}
+
+running() {
+  [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null
+}
+
+bolt_open() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$NEO4J_BOLT_PORT") 2>/dev/null
+}
+
+fetch_jars() {
+  if [ -f "$here/lib/.complete" ]; then return; fi
+  if ! command -v mvn >/dev/null; then
+    echo "Maven (mvn) is missing: it fetches the Neo4j jars. Install it (apt-get install maven)." >&2
+    instead; exit 1
+  fi
+  echo "Fetching Neo4j jars from Maven Central into tools/neo4j/lib ..."
+  rm -rf "$here/lib"
+  mvn -q -B -f "$here/pom.xml" dependency:copy-dependencies \
+    -DoutputDirectory="$here/lib" -DincludeScope=runtime
+  touch "$here/lib/.complete"
+}
+
+start() {
+  if running; then echo "Neo4j already running (pid $(cat "$pidfile")) on bolt://127.0.0.1:$NEO4J_BOLT_PORT"; return; fi
+  if bolt_open; then echo "Something else already listens on 127.0.0.1:$NEO4J_BOLT_PORT; using it."; return; fi
+  if ! command -v java >/dev/null || ! java -version 2>&1 | grep -Eq 'version "(1[7-9]|2[0-9])'; then
+    echo "Java 17 or newer is missing: it runs Neo4j. Install it (apt-get install openjdk-17-jre-headless)." >&2
+    instead; exit 1
+  fi
+  fetch_jars
+  mkdir -p "$NEO4J_HOME"
+  # JVM flags from the ones Neo4j's own neo4j.conf ships.
+  nohup java -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC -XX:-OmitStackTraceInFastThrow \
+    -XX:+UnlockExperimentalVMOptions -XX:+TrustFinalNonStaticFields -XX:+DisableExplicitGC \
+    -Djdk.nio.maxCachedBufferSize=1024 -Dio.netty.tryReflectionSetAccessible=true \
+    -Dlog4j2.disable.jmx=true \
+    --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED \
+    --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --enable-native-access=ALL-UNNAMED \
+    -cp "$here/lib/*" "$here/Neo4jLauncher.java" >"$logfile" 2>&1 &
+  echo $! >"$pidfile"
+  for _ in $(seq 1 240); do
+    if grep -q "NEO4J READY" "$logfile" 2>/dev/null && bolt_open; then
+      echo "Neo4j running on bolt://127.0.0.1:$NEO4J_BOLT_PORT (data in $NEO4J_HOME)"; return
+    fi
+    if ! running; then echo "Neo4j failed to start; last lines of $logfile:" >&2; tail -20 "$logfile" >&2; exit 1; fi
+    sleep 0.5
+  done
+  echo "Neo4j did not answer on Bolt within 120 s; see $logfile" >&2; exit 1
+}
+
+stop() {
+  if ! running; then echo "Neo4j not running"; rm -f "$pidfile"; return; fi
+  pid="$(cat "$pidfile")"
+  kill "$pid"
+  for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; fi
+  rm -f "$pidfile"
+  echo "Neo4j stopped"
+}
+
+status() {
+  if running && bolt_open; then echo "Neo4j running (pid $(cat "$pidfile")) on bolt://127.0.0.1:$NEO4J_BOLT_PORT"
+  elif running; then echo "Neo4j starting (pid $(cat "$pidfile"))"; exit 3
+  else echo "Neo4j not running"; exit 3; fi
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  status) status ;;
+  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+esac

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Start or stop a Redis on loopback for the broker and caches, unless one already answers.
+# Usage: tools/redis.sh start|stop|status   (REDIS_PORT, default 6379)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+port="${REDIS_PORT:-6379}"
+dir="$root/var/redis"
+
+answers() { redis-cli -p "$port" ping 2>/dev/null | grep -q PONG; }
+
+install() {
+  if command -v redis-server >/dev/null; then return; fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing redis-server with apt-get ..."
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  else
+    echo "redis-server is missing: install it (sudo apt-get install redis-server) or set REDIS_URL to a running Redis." >&2
+    exit 1
+  fi
+}
+
+case "${1:-}" in
+  start)
+    install
+    if answers; then echo "Redis running on 127.0.0.1:$port"; exit 0; fi
+    mkdir -p "$dir"
+    redis-server --bind 127.0.0.1 --port "$port" --daemonize yes --dir "$dir" \
+      --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --save "" --appendonly no
+    for _ in $(seq 1 50); do answers && { echo "Redis running on 127.0.0.1:$port"; exit 0; }; sleep 0.1; done
+    echo "Redis did not start; see $dir/redis.log" >&2; exit 1 ;;
+  stop)
+    if answers; then redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true; fi
+    echo "Redis stopped" ;;
+  status)
+    if answers; then echo "Redis running on 127.0.0.1:$port"; else echo "Redis not running"; exit 3; fi ;;
+  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+esac
