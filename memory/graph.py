@@ -9,7 +9,6 @@ from neomodel import (
     BooleanProperty,
     DateTimeProperty,
     FloatProperty,
-    FulltextIndex,
     IntegerProperty,
     JSONProperty,
     RelationshipFrom,
@@ -66,7 +65,7 @@ class Mention(StructuredRel):
 
 class Message(MemoryNode):
     role = StringProperty(required=True, choices={r: r for r in MESSAGE_ROLES})
-    content = StringProperty(required=True, fulltext_index=FulltextIndex())
+    content = StringProperty(required=True)
     embedding = _embedding()
     seq = IntegerProperty(required=True)
     client_id = StringProperty(index=True)
