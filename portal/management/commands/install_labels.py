@@ -14,6 +14,7 @@ class Command(BaseCommand):
     help = "Install the graph's constraints and indexes (idempotent)."
 
     def handle(self, *args, **options):
+        import knowledge.graph  # noqa: F401
         import memory.graph  # noqa: F401  registers the node classes
 
         graphdb.check_vector_dimensions(embedding_dimensions())

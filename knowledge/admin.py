@@ -1,0 +1,71 @@
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path
+
+from knowledge.models import RetrievalProfile
+from knowledge.selectors import knowledge_search
+from portal.exceptions import ApplicationError
+
+
+class TryQueryForm(forms.Form):
+    query = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 80}), max_length=4000)
+    top_k = forms.IntegerField(min_value=1, max_value=100, required=False, help_text="Defaults to the profile's top_k.")
+
+
+@admin.register(RetrievalProfile)
+class RetrievalProfileAdmin(admin.ModelAdmin):
+    list_display = ("name", "mode", "ranker", "top_k", "vector_index", "fulltext_index", "enriched")
+    list_filter = ("mode", "ranker")
+    search_fields = ("name", "description")
+    filter_horizontal = ("agents",)
+    fieldsets = (
+        (None, {"fields": ("name", "description", "agents")}),
+        ("Search", {"fields": ("mode", "vector_index", "fulltext_index", "top_k", "effective_search_ratio", "message_window")}),
+        ("Hybrid ranking", {"fields": ("ranker", "alpha", "rrf_k")}),
+        ("Enrichment", {"fields": ("retrieval_query",)}),
+    )
+
+    @admin.display(boolean=True)
+    def enriched(self, profile):
+        return bool(profile.retrieval_query.strip())
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:object_id>/try/",
+                self.admin_site.admin_view(self.try_query_view),
+                name="knowledge_retrievalprofile_try",
+            ),
+            *super().get_urls(),
+        ]
+
+    def try_query_view(self, request, object_id):
+        """Run a query through the profile and show the raw hits next to the enriched rows."""
+        profile = get_object_or_404(RetrievalProfile, pk=object_id)
+        if not self.has_view_permission(request, profile):
+            raise PermissionDenied
+        form = TryQueryForm(request.POST or None)
+        hits = rows = None
+        error = None
+        if request.method == "POST" and form.is_valid():
+            query, top_k = form.cleaned_data["query"], form.cleaned_data["top_k"]
+            try:
+                hits = knowledge_search(profile=profile, query=query, top_k=top_k, enrich=False)
+                if profile.retrieval_query.strip():
+                    rows = knowledge_search(profile=profile, query=query, top_k=top_k)
+            except ApplicationError as failure:
+                error = failure.message
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Try a query: {profile.name}",
+            "opts": self.opts,
+            "original": profile,
+            "form": form,
+            "hits": hits,
+            "rows": rows,
+            "error": error,
+        }
+        return TemplateResponse(request, "admin/knowledge/retrievalprofile/try_query.html", context)

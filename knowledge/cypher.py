@@ -1,0 +1,116 @@
+"""Raw Cypher of the knowledge app, as named constants with $parameters.
+
+The search queries end with `node` and `score` in scope; a profile's retrieval query (or
+PLAIN_RETURN) follows them. VECTOR_SEARCH and HYBRID_MAX are neo4j-graphrag's own queries
+(VectorRetriever, HybridRetriever with the naive ranker), so both return the same hits and scores.
+"""
+
+VECTOR_SEARCH = (
+    "CALL db.index.vector.queryNodes($vector_index_name, $top_k * $effective_search_ratio, $query_vector) "
+    "YIELD node, score "
+    "WITH node, score LIMIT $top_k"
+)
+
+FULLTEXT_SEARCH = (
+    "CALL db.index.fulltext.queryNodes($fulltext_index_name, $query_text, {limit: $top_k}) "
+    "YIELD node, score "
+    "WITH node, score LIMIT $top_k"
+)
+
+# Both lists are normalised by their best score, then a node keeps its better one.
+HYBRID_MAX = (
+    "CALL () { "
+    "CALL db.index.vector.queryNodes($vector_index_name, $top_k * $effective_search_ratio, $query_vector) "
+    "YIELD node, score "
+    "WITH node, score LIMIT $top_k "
+    "WITH collect({node: node, score: score}) AS nodes, max(score) AS vector_index_max_score "
+    "UNWIND nodes AS n "
+    "RETURN n.node AS node, (n.score / vector_index_max_score) AS score "
+    "UNION ALL "
+    "CALL db.index.fulltext.queryNodes($fulltext_index_name, $query_text, {limit: $top_k}) "
+    "YIELD node, score "
+    "WITH collect({node: node, score: score}) AS nodes, max(score) AS ft_index_max_score "
+    "UNWIND nodes AS n "
+    "RETURN n.node AS node, (n.score / ft_index_max_score) AS score } "
+    "WITH node, max(score) AS score ORDER BY score DESC, elementId(node) LIMIT $top_k"
+)
+
+# alpha * normalised vector score + (1 - alpha) * normalised fulltext score. UNION ALL, not
+# neo4j-graphrag's UNION: with UNION a node scoring the same in both lists is counted once.
+HYBRID_LINEAR = (
+    "CALL () { "
+    "CALL db.index.vector.queryNodes($vector_index_name, $top_k * $effective_search_ratio, $query_vector) "
+    "YIELD node, score "
+    "WITH node, score LIMIT $top_k "
+    "WITH collect({node: node, score: score}) AS nodes, max(score) AS vector_index_max_score "
+    "UNWIND nodes AS n "
+    "RETURN n.node AS node, (n.score / vector_index_max_score) * $alpha AS score "
+    "UNION ALL "
+    "CALL db.index.fulltext.queryNodes($fulltext_index_name, $query_text, {limit: $top_k}) "
+    "YIELD node, score "
+    "WITH collect({node: node, score: score}) AS nodes, max(score) AS ft_index_max_score "
+    "UNWIND nodes AS n "
+    "RETURN n.node AS node, (n.score / ft_index_max_score) * (1 - $alpha) AS score } "
+    "WITH node, sum(score) AS score ORDER BY score DESC, elementId(node) LIMIT $top_k"
+)
+
+# Reciprocal-rank fusion: each list adds 1 / (rrf_k + rank), rank counted from 1.
+HYBRID_RRF = (
+    "CALL () { "
+    "CALL db.index.vector.queryNodes($vector_index_name, $top_k * $effective_search_ratio, $query_vector) "
+    "YIELD node, score "
+    "WITH node, score LIMIT $top_k "
+    "WITH collect(node) AS nodes "
+    "UNWIND range(0, size(nodes) - 1) AS i "
+    "RETURN nodes[i] AS node, 1.0 / ($rrf_k + i + 1) AS score "
+    "UNION ALL "
+    "CALL db.index.fulltext.queryNodes($fulltext_index_name, $query_text, {limit: $top_k}) "
+    "YIELD node, score "
+    "WITH collect(node) AS nodes "
+    "UNWIND range(0, size(nodes) - 1) AS i "
+    "RETURN nodes[i] AS node, 1.0 / ($rrf_k + i + 1) AS score } "
+    "WITH node, sum(score) AS score ORDER BY score DESC, elementId(node) LIMIT $top_k"
+)
+
+PLAIN_RETURN = "RETURN node.text AS text, score, node.uid AS uid"
+
+# The demo profile's enrichment: chunk -> document -> company, then the company's risks and its
+# products, each collected in a pass of its own (no risks x products product), five at most.
+COMPANY_CONTEXT_RETRIEVAL = (
+    "OPTIONAL MATCH (node)-[:FROM_DOCUMENT]->(doc)<-[:FILED]-(company) "
+    "WITH node, score, doc, company "
+    "OPTIONAL MATCH (company)-[:FACES_RISK]->(risk) "
+    "WITH node, score, doc, company, collect(DISTINCT risk.name)[..5] AS risks "
+    "OPTIONAL MATCH (company)-[:OFFERS]->(product) "
+    "WITH node, score, doc, company, risks, collect(DISTINCT product.name)[..5] AS products "
+    "RETURN node.text AS text, score, node.uid AS uid, company.name AS company, "
+    "doc.title AS document, risks, products"
+)
+
+INDEXES = (
+    "SHOW INDEXES YIELD name, type, entityType, options "
+    "RETURN name, type, entityType, options.indexConfig['vector.dimensions'] AS dimensions"
+)
+
+DEMO_UPSERT = (
+    "UNWIND $companies AS c "
+    "MERGE (company:Company {uid: c.uid}) SET company.name = c.name, company.ticker = c.ticker, "
+    "company.sector = c.sector "
+    "WITH company, c "
+    "CALL (company, c) { "
+    "UNWIND c.risks AS r "
+    "MERGE (risk:RiskFactor {uid: r.uid}) SET risk.name = r.name, risk.description = r.description "
+    "MERGE (company)-[:FACES_RISK]->(risk) } "
+    "CALL (company, c) { "
+    "UNWIND c.products AS p "
+    "MERGE (product:Product {uid: p.uid}) SET product.name = p.name, product.description = p.description "
+    "MERGE (company)-[:OFFERS]->(product) } "
+    "CALL (company, c) { "
+    "UNWIND c.documents AS d "
+    "MERGE (doc:Document {uid: d.uid}) SET doc.title = d.title, doc.kind = d.kind, doc.fiscal_year = d.fiscal_year "
+    "MERGE (company)-[:FILED]->(doc) "
+    "WITH doc, d "
+    "UNWIND d.chunks AS ch "
+    "MERGE (chunk:Chunk {uid: ch.uid}) SET chunk.seq = ch.seq, chunk.text = ch.text, chunk.embedding = ch.embedding "
+    "MERGE (chunk)-[:FROM_DOCUMENT]->(doc) }"
+)

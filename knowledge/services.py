@@ -1,0 +1,76 @@
+"""Writes to the knowledge graph and its profiles (agents only ever read it)."""
+
+import json
+from pathlib import Path
+
+from django.db import transaction
+from neomodel import db
+
+from knowledge import cypher
+from knowledge.graph import CHUNK_FULLTEXT_INDEX, CHUNK_VECTOR_INDEX
+from knowledge.models import RetrievalProfile
+from memory.embeddings import get_embedder
+
+DEMO_FILE = Path(__file__).resolve().parent / "demo" / "companies.json"
+DEMO_PROFILE = {
+    "name": "demo-company-context",
+    "description": "Hybrid search over the demo filings; each chunk comes with its company, document, "
+    "and up to five risk factors and products.",
+    "mode": RetrievalProfile.Mode.HYBRID,
+    "ranker": RetrievalProfile.Ranker.MAX,
+    "vector_index": CHUNK_VECTOR_INDEX,
+    "fulltext_index": CHUNK_FULLTEXT_INDEX,
+    "top_k": 5,
+    "retrieval_query": cypher.COMPANY_CONTEXT_RETRIEVAL,
+}
+
+
+def knowledge_chunks_embed(*, companies: list[dict]) -> list[dict]:
+    """Return the companies with each document's chunk texts turned into chunks with uid, seq and embedding.
+
+    Chunks are keyed `<document uid>-<n>` by position, so loading the same data twice changes nothing.
+    """
+    texts = [text for company in companies for document in company["documents"] for text in document["chunks"]]
+    vectors = iter(get_embedder().embed(texts).tolist())
+    return [
+        {
+            **company,
+            "documents": [
+                {
+                    **document,
+                    "chunks": [
+                        {"uid": f"{document['uid']}-{seq}", "seq": seq, "text": text, "embedding": next(vectors)}
+                        for seq, text in enumerate(document["chunks"])
+                    ],
+                }
+                for document in company["documents"]
+            ],
+        }
+        for company in companies
+    ]
+
+
+def knowledge_graph_upsert(*, companies: list[dict]) -> None:
+    """Merge embedded companies (see knowledge_chunks_embed) with their risks, products, documents and chunks."""
+    with db.write_transaction:
+        db.cypher_query(cypher.DEMO_UPSERT, {"companies": companies})
+
+
+@transaction.atomic
+def retrieval_profile_upsert(*, name: str, **fields) -> RetrievalProfile:
+    """Create or update the named profile after checking it against the graph."""
+    profile = RetrievalProfile.objects.filter(name=name).first() or RetrievalProfile(name=name)
+    for key, value in fields.items():
+        setattr(profile, key, value)
+    profile.full_clean()
+    profile.save()
+    return profile
+
+
+def knowledge_demo_load() -> tuple[int, RetrievalProfile]:
+    """Load the shipped demo knowledge graph and its profile; return the chunk count and the profile."""
+    data = json.loads(DEMO_FILE.read_text())
+    companies = knowledge_chunks_embed(companies=data["companies"])
+    knowledge_graph_upsert(companies=companies)
+    count = sum(len(document["chunks"]) for company in companies for document in company["documents"])
+    return count, retrieval_profile_upsert(**DEMO_PROFILE)
