@@ -154,3 +154,13 @@ OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="")
 OPENAI_EMBEDDING_MODEL = env("OPENAI_EMBEDDING_MODEL", default="text-embedding-3-small")
 OPENAI_EMBEDDING_DIMENSIONS = env.int("OPENAI_EMBEDDING_DIMENSIONS", default=1536)
 EMBEDDER = env("EMBEDDER", default="openai" if OPENAI_API_KEY else "minilm")
+
+# Extraction and entity resolution.
+EXTRACTOR = env("EXTRACTOR", default="")  # "offline" or "openai"; empty: openai when OPENAI_API_KEY is set
+OPENAI_EXTRACTION_MODEL = env("OPENAI_EXTRACTION_MODEL", default="gpt-4o-mini")
+RESOLUTION_AUTO_THRESHOLD = env.float("RESOLUTION_AUTO_THRESHOLD", default=0.9)
+RESOLUTION_REVIEW_THRESHOLD = env.float("RESOLUTION_REVIEW_THRESHOLD", default=0.7)
+SINGLE_VALUED_PREDICATES = env.list(
+    "SINGLE_VALUED_PREDICATES",
+    default=["EMPLOYED_BY", "RESIDES_AT", "HEADQUARTERS_AT", "SUBSIDIARY_OF", "LOCATED_AT", "OCCURRED_AT"],
+)

@@ -1,0 +1,111 @@
+"""Word lists of general English that the offline extractor reads: cue words, not names."""
+
+TITLES = {"dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame", "lord", "lady", "rev", "sen", "rep", "gov", "capt"}
+
+CORPORATE_SUFFIXES = {
+    "corp", "corporation", "inc", "incorporated", "ltd", "limited", "llc", "plc", "gmbh", "ag", "sa", "nv",
+    "bv", "co", "company", "group", "holdings", "lp", "llp",
+}
+ORGANIZATION_HEADS = CORPORATE_SUFFIXES | {
+    "union", "trust", "bank", "university", "college", "school", "institute", "foundation", "association",
+    "society", "council", "agency", "ministry", "department", "committee", "club", "party", "robotics",
+    "analytics", "logistics", "systems", "technologies", "technology", "labs", "laboratories", "partners",
+    "industries", "solutions", "software", "media", "press", "review", "times", "journal", "news", "gazette",
+    "airlines", "airways", "motors", "pharmaceuticals", "capital", "ventures", "consulting", "services",
+    "enterprises", "hospital", "clinic", "church", "museum", "orchestra", "band", "team", "fc", "league",
+    "federation", "commission", "authority", "office", "bureau", "police", "army", "navy", "studio", "studios",
+    "network", "networks", "energy", "foods", "brewery", "bakery", "insurance", "finance", "health", "records",
+}
+EVENT_HEADS = {
+    "summit", "conference", "festival", "expo", "exhibition", "forum", "symposium", "congress", "games", "cup",
+    "championship", "championships", "olympics", "marathon", "fair", "gala", "meetup", "hackathon", "week",
+    "convention", "ceremony", "awards", "tournament", "race", "concert", "election", "war",
+}
+LOCATION_HEADS = {
+    "street", "st", "road", "rd", "avenue", "ave", "lane", "boulevard", "square", "park", "bridge", "airport",
+    "station", "hall", "building", "tower", "centre", "center", "river", "lake", "mountain", "mountains",
+    "island", "islands", "bay", "valley", "county", "province", "city", "district", "harbour", "harbor", "port",
+    "beach", "coast", "sea", "ocean", "gardens", "place", "way", "drive", "court",
+}
+STREET_LEADS = {"rua", "rue", "via", "calle", "avenida", "strada", "piazza", "plaza", "praça", "viale", "largo"}
+NAME_CONNECTORS = {"of", "do", "da", "dos", "das", "de", "del", "della", "di", "la", "le", "von", "van", "der", "&"}
+
+# Lowercase nouns that turn a preceding proper name into a place ("the Porto workshop").
+PLACE_NOUNS = {
+    "hall", "workshop", "office", "offices", "building", "depot", "warehouse", "plant", "factory", "campus",
+    "airport", "station", "site", "branch", "store", "shop", "studio", "lab", "headquarters", "venue", "arena",
+    "stadium", "hotel", "hospital", "clinic", "school", "library", "centre", "center", "port", "harbour", "yard",
+}
+PLACE_MODIFIERS = {"conference", "concert", "town", "city", "sports", "exhibition", "main", "regional", "local"}
+
+# Heads of lowercase noun phrases that name things a person or organisation has or uses.
+ARTEFACT_NOUNS = {
+    "laptop", "computer", "phone", "smartphone", "tablet", "drone", "robot", "arm", "car", "van", "truck",
+    "lorry", "bus", "minibus", "bike", "bicycle", "motorbike", "motorcycle", "scooter", "boat", "yacht", "ship",
+    "plane", "aircraft", "camera", "printer", "server", "watch", "headphones", "monitor", "keyboard", "machine",
+    "device", "vehicle", "tractor", "forklift", "crane", "generator", "piano", "guitar", "violin", "microscope",
+    "telescope", "console", "sensor", "scanner", "router", "headset", "kettle", "oven", "fridge", "dishwasher",
+}
+# Heads of lowercase noun phrases that name events; they need a modifier ("annual safety review").
+EVENT_NOUNS = {
+    "review", "meeting", "conference", "summit", "workshop", "webinar", "seminar", "hackathon", "festival",
+    "ceremony", "wedding", "party", "celebration", "concert", "launch", "offsite", "retreat", "inspection",
+    "audit", "trial", "hearing", "interview", "match", "tournament", "race", "exhibition", "fair", "session",
+}
+NUMBER_WORDS = {
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "dozen",
+    "several", "many", "some", "few", "both",
+}
+DETERMINERS = {"a", "an", "the", "its", "their", "his", "her", "our", "my", "your", "this", "that", "these", "those"}
+
+# A "the <noun>" that refers back to the latest entity of a type ("the firm" -> an organisation).
+GENERIC_NOUNS = {
+    "firm": "ORGANIZATION", "company": "ORGANIZATION", "business": "ORGANIZATION", "organisation": "ORGANIZATION",
+    "organization": "ORGANIZATION", "employer": "ORGANIZATION", "startup": "ORGANIZATION", "charity": "ORGANIZATION",
+    "teams": "ORGANIZATION", "companies": "ORGANIZATION", "firms": "ORGANIZATION", "organisations": "ORGANIZATION",
+    "city": "LOCATION", "town": "LOCATION", "village": "LOCATION", "country": "LOCATION",
+    "event": "EVENT", "session": "EVENT", "meeting": "EVENT", "conference": "EVENT", "summit": "EVENT",
+    "ceremony": "EVENT", "festival": "EVENT",
+    "device": "OBJECT", "machine": "OBJECT", "vehicle": "OBJECT",
+}
+
+PERSON_PRONOUNS = {"he", "him", "his", "she", "her", "hers", "himself", "herself"}
+THING_PRONOUNS = {"it", "its", "itself"}
+SPEAKER_PRONOUNS = {"i", "me", "my", "mine", "myself"}
+
+MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+    "september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4,
+    "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}
+WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+
+# Words that are capitalised only because they start a sentence (or are "I"); never names on their own.
+FUNCTION_WORDS = DETERMINERS | NUMBER_WORDS | PERSON_PRONOUNS | THING_PRONOUNS | SPEAKER_PRONOUNS | {
+    "i", "we", "you", "they", "them", "us", "our", "there", "here", "when", "while", "after", "before", "since",
+    "then", "yesterday", "today", "tomorrow", "last", "next", "if", "but", "and", "or", "so", "yet", "also",
+    "however", "although", "though", "because", "as", "at", "in", "on", "for", "from", "with", "by", "to", "of",
+    "what", "which", "who", "whom", "whose", "where", "why", "how", "all", "each", "every", "no", "not", "yes",
+    "please", "thanks", "thank", "hi", "hello", "hey", "ok", "okay", "sure", "well", "now", "just", "still",
+    "once", "another", "other", "such", "only", "even", "neither", "either", "let", "lets", "sounds", "good",
+    "great", "maybe", "perhaps", "any", "none",
+}
+
+NEGATION = r"\b(?:not|never|neither|nor|cannot|no)\b|n['’]t\b"
+
+PREFERENCE_CATEGORIES = {
+    "food": {"eat", "eating", "food", "vegetarian", "vegan", "coffee", "tea", "cuisine", "restaurant", "dish",
+             "meal", "meals", "drink", "spicy", "sushi", "pizza", "breakfast", "lunch", "dinner", "gluten", "meat"},
+    "communication": {"email", "emails", "call", "calls", "phone", "message", "messages", "text", "texts", "reply",
+                      "replies", "slack", "contact", "chat", "voicemail"},
+    "style": {"bullet", "bullets", "short", "concise", "brief", "detailed", "format", "formal", "informal", "tone",
+              "answers", "answer", "responses", "response", "summaries", "summary", "examples", "emoji", "emojis"},
+    "travel": {"flight", "flights", "seat", "seats", "aisle", "window", "hotel", "hotels", "train", "trains",
+               "travel", "travelling", "traveling", "airline", "layover", "layovers"},
+    "schedule": {"morning", "mornings", "evening", "evenings", "afternoon", "afternoons", "meeting", "meetings",
+                 "weekend", "weekends", "early", "late", "schedule", "calendar"},
+    "technology": {"python", "editor", "framework", "linux", "mac", "windows", "vim", "emacs", "ide", "language",
+                   "database", "library", "tool", "tools", "dark", "mode", "typescript", "rust", "java"},
+    "entertainment": {"music", "film", "films", "movie", "movies", "book", "books", "novels", "sport", "sports",
+                      "football", "podcast", "podcasts", "games", "series", "jazz"},
+}

@@ -1,0 +1,586 @@
+"""The offline extractor: English cue words and clause patterns, no model and no download.
+
+Names are runs of capitalised words; their type comes from cue words (titles, "Corp", "Summit",
+"Street", a following "workshop" or "laptop", a preceding "in"). Later mentions of a name (its first
+word, its acronym, "the trust", "she") are tied to the entity they refer to, and relations are read
+from the text between two mentions of one clause, never across a negation.
+"""
+
+import calendar
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.conf import settings
+
+from memory.extraction import english
+from memory.extraction.results import (
+    ExtractedEntity,
+    ExtractedFact,
+    ExtractedMention,
+    ExtractedPreference,
+    ExtractedRelation,
+    Extraction,
+)
+from memory.extraction.rules import IMPLICIT_EVENT, MUTUAL_ACQUAINTANCE, RULES, SPEAKER
+
+TOKEN = re.compile(
+    r"(?P<initialism>(?:[A-Z]\.){2,})"
+    r"|(?P<title>\b(?:" + "|".join(t.capitalize() for t in english.TITLES) + r")\.)"
+    r"|(?P<initial>\b[A-Z]\.(?=\s+[A-Z]))"
+    r"|(?P<word>\w+(?:[-&]\w+)*)"
+    r"|(?P<punct>[^\w\s])"
+)
+NEGATION = re.compile(english.NEGATION)
+APPOSITIVE = re.compile(r"^\s*,[^,;]*,")
+LOCATION_PREPOSITIONS = {"in", "at", "from", "to", "near", "outside", "inside", "around", "across", "towards", "via", "into"}
+WORK_WORDS = {"work", "works", "worked", "working", "job", "employed", "intern", "interned", "study", "studies", "studied"}
+SYMMETRIC = {"KNOWS", "PARTNER_WITH"}
+POSSESSIVES = {"its", "his", "her", "their", "my"}
+CLAUSE_BREAKERS = {"and", "but", "while", "whereas", "so", "although", "though"}
+STREET_TAILS = {"street", "st", "road", "rd", "avenue", "ave", "lane", "boulevard", "way", "drive", "court", "place"}
+DATE = re.compile(
+    r"\b(?:(?P<day1>\d{1,2})(?:st|nd|rd|th)?\s+(?P<month1>[A-Z][a-z]+)|(?P<month2>[A-Z][a-z]+)\s+(?P<day2>\d{1,2})(?:st|nd|rd|th)?"
+    r"|(?:in|since|from)\s+(?P<month3>[A-Z][a-z]+))(?:,?\s+(?P<year>\d{4}))?"
+    r"|\b(?P<iso>\d{4}-\d{2}-\d{2})\b|\b(?:in|since|from)\s+(?P<year_only>(?:19|20)\d{2})\b"
+)
+PREFERENCE = re.compile(
+    r"\b(?:i|we)\s+(?P<adverb>really\s+|strongly\s+|much\s+|always\s+|usually\s+)?"
+    r"(?P<verb>prefer|like|love|enjoy|hate|dislike|detest|avoid|can['’]t stand|cannot stand|"
+    r"(?:do\s+not|don['’]t|never)\s+(?:like|want|enjoy|eat|drink)|would rather|['’]d rather|want)\s+(?P<what>[^.!?;]+)"
+    r"|\bmy\s+favou?rite\s+(?P<topic>[a-z ]+?)\s+(?:is|are)\s+(?P<favourite>[^.!?;]+)"
+    r"|\bplease\s+(?P<rule>(?:always|never|don['’]t|do not)\s+[^.!?;]+)",
+    re.IGNORECASE,
+)
+NEGATIVE_PREFERENCE_VERBS = ("hate", "dislike", "detest", "avoid", "can", "cannot", "do", "don", "never")
+
+
+@dataclass
+class _Token:
+    text: str
+    start: int
+    end: int
+    kind: str
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+    @property
+    def capitalised(self) -> bool:
+        return self.kind in ("initialism", "initial", "title") or (self.kind == "word" and self.text[0].isupper())
+
+
+@dataclass
+class _Entity:
+    name: str
+    type: str | None
+    cue: int
+    aliases: list[str] = field(default_factory=list)
+    mentions: list[ExtractedMention] = field(default_factory=list)
+
+    @property
+    def surface_forms(self) -> list[str]:
+        return [self.name, *self.aliases]
+
+    def add_alias(self, form: str) -> None:
+        if form and all(form.lower() != known.lower() for known in self.surface_forms):
+            self.aliases.append(form)
+
+
+@dataclass
+class _Slot:
+    """A stretch of a clause that refers to one or more entities (or to the speaker)."""
+
+    start: int
+    end: int
+    entities: list[_Entity]
+    kind: str
+
+    possessive: bool = False
+
+    def types(self) -> set[str]:
+        return {SPEAKER} if self.kind == "speaker" else {e.type for e in self.entities}
+
+
+def name_tokens(name: str) -> list[str]:
+    """Return the words of a name, lower-cased, without titles and dots."""
+    words = [w.strip(".").lower() for w in re.findall(r"[\w.&-]+", name)]
+    return [w for w in words if w and w not in english.TITLES]
+
+
+def name_core(name: str) -> str:
+    """Return a name without titles, a leading article or a trailing company suffix ("ACME Corp." -> "acme")."""
+    words = name_tokens(name)
+    if len(words) > 1 and words[0] == "the":
+        words = words[1:]
+    while len(words) > 1 and words[-1] in english.CORPORATE_SUFFIXES:
+        words = words[:-1]
+    return " ".join(words)
+
+
+def initials(name: str) -> str:
+    return "".join(w[0] for w in name_tokens(name) if w not in english.NAME_CONNECTORS and w != "the")
+
+
+def singular(word: str) -> str:
+    word = word.lower()
+    if word.endswith("ses") or word.endswith("xes") or word.endswith("ches") or word.endswith("shes"):
+        return word[:-2]
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+class OfflineExtractor:
+    """Extract POLE+O entities, relations, facts and preferences with English rules only."""
+
+    name = "offline"
+
+    def extract(self, *, text: str, context: str = "", reference_date: date | None = None) -> Extraction:
+        full = f"{context}\n\n{text}" if context else text
+        offset = len(full) - len(text)
+        document = _Document(full, reference_date=reference_date)
+        document.read()
+        return document.result(offset=offset, extractor=self.name)
+
+
+class _Document:
+    def __init__(self, text: str, *, reference_date: date | None):
+        self.text = text
+        self.reference_date = reference_date
+        self.sentences = _sentences([
+            _Token(m.group(), m.start(), m.end(), m.lastgroup) for m in TOKEN.finditer(text)
+        ])
+        self.entities: list[_Entity] = []
+        self.slots: list[_Slot] = []
+        self.relations: list[tuple[_Entity, str, _Entity, float, int]] = []
+        self.speaker_facts: list[tuple[str, _Entity, float, int]] = []
+
+    def read(self) -> None:
+        names = self._capitalised_names()
+        for sentence in self.sentences:
+            found_names = names.get(id(sentence), [])
+            for found in sorted(found_names + self._noun_phrases(sentence, found_names), key=lambda n: n[0]):
+                self._register(*found)
+        self._resolve_initialisms()
+        for sentence in self.sentences:
+            sentence_slots = self._slots(sentence, names.get(id(sentence), []))
+            self.slots.extend(sentence_slots)
+            for clause in _clauses(sentence):
+                self._relate([s for s in sentence_slots if clause[0].start <= s.start < clause[-1].end], clause)
+
+    # Names -------------------------------------------------------------------------------------
+
+    def _capitalised_names(self) -> dict[int, list[tuple]]:
+        runs = {id(sentence): _capitalised_runs(sentence) for sentence in self.sentences}
+        named_elsewhere = {
+            t.lower for sentence in self.sentences for run, _ in runs[id(sentence)] for i, t in enumerate(run)
+            if len(run) > 1 or t is not sentence[0]
+        }
+        names = {}
+        for sentence in self.sentences:
+            found = []
+            for run, index in runs[id(sentence)]:
+                if run[0] is sentence[0] and len(run) == 1 and run[0].lower not in named_elsewhere:
+                    continue  # "Colleagues still write": capitalised only because it starts the sentence
+                found.append(self._classify(run, sentence, index))
+            names[id(sentence)] = found
+        return names
+
+    def _classify(self, run: list[_Token], sentence: list[_Token], index: int) -> tuple:
+        """Return (start, end, surface, name, type, cue, aliases) for a run of capitalised words."""
+        words = [t.lower.strip(".") for t in run]
+        start, end = run[0].start, run[-1].end
+        surface = self.text[start:end]
+        titled = run[0].kind == "title"
+        name = self.text[run[1].start:end] if titled and len(run) > 1 else surface
+        aliases = [surface] if titled else []
+        after = sentence[index + len(run):]
+
+        extension = _place_or_thing_after(after)
+        if titled or run[0].kind == "initial":
+            return start, end, surface, name, "PERSON", 3, aliases
+        if len(run) == 1 and run[0].kind == "initialism":
+            return start, end, surface, name, None, 0, aliases
+        if len(run) > 1 and words[-1] in english.ORGANIZATION_HEADS:
+            return start, end, surface, name, "ORGANIZATION", 3, aliases
+        if len(run) > 1 and words[-1] in english.EVENT_HEADS:
+            return start, end, surface, name, "EVENT", 3, aliases
+        if words[0] in english.STREET_LEADS or (len(run) > 1 and words[-1] in english.LOCATION_HEADS) or words[0].isdigit():
+            return start, end, surface, name, "LOCATION", 3, aliases
+        if extension:
+            kind, last = extension
+            full = self.text[start:last.end]
+            return start, last.end, full, full, kind, 3, [name]
+        if any(w.isdigit() for w in words[1:]):
+            return start, end, surface, name, "OBJECT", 2, aliases
+        before = [t.lower for t in sentence[max(0, index - 4):index] if t.lower not in ("the", "a", "an")]
+        if before and before[-1] in LOCATION_PREPOSITIONS:
+            if before[-1] == "at" and WORK_WORDS & set(before):
+                return start, end, surface, name, "ORGANIZATION", 2, aliases
+            return start, end, surface, name, "LOCATION", 2, aliases
+        if len(run) == 1 and len(name) > 1 and name.isupper():
+            return start, end, surface, name, "ORGANIZATION", 1, aliases
+        if len(run) == 1 and ("_" in name or any(c.isdigit() for c in name) or any(c.isupper() for c in name[1:])):
+            return start, end, surface, name, "OBJECT", 1, aliases
+        return start, end, surface, name, "PERSON", 0, aliases
+
+    def _noun_phrases(self, sentence: list[_Token], names: list[tuple]) -> list[tuple]:
+        """Return lowercase noun phrases that name a thing ("four minibuses") or an event ("its annual review")."""
+        found = []
+        named = {position for start, end, *_ in names for position in range(start, end)}
+        for i, token in enumerate(sentence):
+            head = token.lower
+            is_thing = singular(head) in english.ARTEFACT_NOUNS or head in english.ARTEFACT_NOUNS
+            if token.kind != "word" or token.capitalised or not (is_thing or head in english.EVENT_NOUNS):
+                continue
+            j = i
+            while j > 0 and i - j < 2 and _is_modifier(sentence[j - 1]):
+                j -= 1
+            opener = sentence[j - 1] if j > 0 else None
+            if opener is None or opener.capitalised or opener.start in named or token.start in named:
+                continue
+            counted = opener.lower in english.NUMBER_WORDS or opener.text.isdigit()
+            if not (counted or opener.lower in english.DETERMINERS):
+                continue
+            definite = opener.lower in ("the", "this", "that", "these", "those")
+            if j == i and (definite or not is_thing):
+                continue  # "the arms" refers back; "a meeting" alone names no particular event
+            start = opener.start if counted else sentence[j].start
+            name = self.text[sentence[j].start:token.end]
+            found.append((start, token.end, self.text[start:token.end], name, "OBJECT" if is_thing else "EVENT", 2, []))
+        return found
+
+    def _register(self, start, end, surface, name, type_, cue, aliases) -> _Entity:
+        mention = ExtractedMention(text=surface, start=start, end=end, confidence=0.6 + 0.1 * cue)
+        for entity in reversed(self.entities):
+            if _same_entity(entity, name, type_, cue):
+                if cue > entity.cue:
+                    entity.type, entity.cue = type_, cue
+                if len(name_tokens(name)) > len(name_tokens(entity.name)) and type_ is not None:
+                    entity.add_alias(entity.name)
+                    entity.aliases = [a for a in entity.aliases if a.lower() != name.lower()]
+                    entity.name = name
+                for form in (name, surface, *aliases):
+                    entity.add_alias(form)
+                entity.mentions.append(mention)
+                return entity
+        entity = _Entity(name=name, type=type_, cue=cue, mentions=[mention])
+        for form in (surface, *aliases):
+            entity.add_alias(form)
+        self.entities.append(entity)
+        return entity
+
+    def _resolve_initialisms(self) -> None:
+        for short in [e for e in self.entities if e.type is None]:
+            letters = short.name.replace(".", "").lower()
+            full = next((e for e in self.entities if e.type and len(name_tokens(e.name)) > 1 and initials(e.name) == letters), None)
+            self.entities.remove(short)
+            if full is None:
+                short.type, short.cue = "ORGANIZATION", 1
+                self.entities.append(short)
+            else:
+                full.add_alias(short.name)
+                full.mentions.extend(short.mentions)
+
+    def _entity_at(self, start: int) -> _Entity | None:
+        return next((e for e in self.entities if any(m.start == start for m in e.mentions)), None)
+
+    # References --------------------------------------------------------------------------------
+
+    def _slots(self, sentence: list[_Token], names: list[tuple]) -> list[_Slot]:
+        slots = []
+        taken = set()
+        for start, end, *_ in names + self._noun_phrases(sentence, names):
+            entity = self._entity_at(start)
+            if entity is not None:
+                slots.append(_Slot(start, end, [entity], "name"))
+                taken.update(range(start, end))
+        for i, token in enumerate(sentence):
+            if token.start in taken:
+                continue
+            word = token.lower
+            if word in english.SPEAKER_PRONOUNS and token.kind == "word":
+                slots.append(_Slot(token.start, token.end, [], "speaker"))
+            elif word in english.PERSON_PRONOUNS or word in english.THING_PRONOUNS:
+                if word in english.PERSON_PRONOUNS:
+                    accepts = lambda e: e.type == "PERSON"  # noqa: E731
+                elif word in POSSESSIVES:
+                    accepts = lambda e: e.type == "ORGANIZATION"  # noqa: E731
+                else:
+                    accepts = lambda e: e.type != "PERSON"  # noqa: E731
+                self._refer(slots, token.start, token.end, "pronoun", accepts, 1, possessive=word in POSSESSIVES)
+            elif word in ("both", "two") and (word == "both" or (i > 0 and sentence[i - 1].lower == "the")):
+                noun = sentence[i + 1] if i + 1 < len(sentence) and sentence[i + 1].kind == "word" else None
+                wanted = english.GENERIC_NOUNS.get(noun.lower, "PERSON") if noun and noun.lower in english.GENERIC_NOUNS else "PERSON"
+                end = noun.end if noun and noun.lower in english.GENERIC_NOUNS else token.end
+                first = sentence[i - 1].start if word == "two" else token.start
+                self._refer(slots, first, end, "plural", lambda e, t=wanted: e.type == t, 2)
+            elif word in ("the", "this", "that") and i + 1 < len(sentence) and sentence[i + 1].kind == "word":
+                noun = sentence[i + 1]
+                if noun.capitalised or noun.start in taken:
+                    continue
+                head = singular(noun.lower)
+                if self._refer(slots, token.start, noun.end, "nominal",
+                               lambda e, h=head: singular(name_tokens(e.name)[-1]) == h if name_tokens(e.name) else False, 1,
+                               record=True):
+                    continue
+                if noun.lower in english.GENERIC_NOUNS:
+                    wanted = english.GENERIC_NOUNS[noun.lower]
+                    self._refer(slots, token.start, noun.end, "nominal", lambda e, t=wanted: e.type == t, 1, record=True)
+        return sorted(slots, key=lambda s: s.start)
+
+    def _refer(self, slots, start, end, kind, accepts, count, record=False, possessive=False) -> bool:
+        """Add a slot for the latest `count` entities mentioned before `start` that `accepts`."""
+        latest = sorted(
+            ((max(m.start for m in e.mentions if m.start < start), e) for e in self.entities
+             if e.type and accepts(e) and any(m.start < start for m in e.mentions)),
+            key=lambda pair: pair[0], reverse=True,
+        )
+        if len(latest) < count:
+            return False
+        chosen = [e for _, e in latest[:count]]
+        slots.append(_Slot(start, end, chosen, kind, possessive))
+        if record:
+            chosen[0].mentions.append(ExtractedMention(self.text[start:end], start, end, 0.6))
+        return True
+
+    # Relations ---------------------------------------------------------------------------------
+
+    def _relate(self, slots: list[_Slot], clause: list[_Token]) -> None:
+        clause_start, clause_end = clause[0].start, clause[-1].end
+        for i, subject in enumerate(slots):
+            for j in range(i + 1, len(slots)):
+                obj = slots[j]
+                between = self.text[subject.end:obj.start]
+                stripped = APPOSITIVE.sub("", between)
+                inner = subject.end + len(between) - len(stripped)
+                if any(inner <= s.start and not s.possessive for s in slots[i + 1:j]):
+                    continue
+                self._match(subject, obj, stripped.lower(), self.text[clause_start:subject.start].lower())
+            rest = self.text[subject.end:clause_end].lower()
+            later = slots[i + 1:]
+            if IMPLICIT_EVENT.match(rest) and not any("EVENT" in s.types() for s in later) and not NEGATION.search(rest):
+                event = self._latest(subject.start, "EVENT")
+                if event is not None:
+                    self._emit(subject, "PARTICIPATED_IN", [event], 0.5)
+            if subject.kind == "plural" and MUTUAL_ACQUAINTANCE.match(rest) and not NEGATION.search(rest):
+                first, second = subject.entities[:2]
+                self._emit(_Slot(0, 0, [first], "plural"), "KNOWS", [second], 0.5)
+
+    def _match(self, subject: _Slot, obj: _Slot, between: str, before: str) -> None:
+        if NEGATION.search(between):
+            return
+        for rule in RULES:
+            source, target = (obj, subject) if rule.inverse else (subject, obj)
+            if not (source.types() <= rule.subjects and target.types() <= rule.objects):
+                continue
+            if rule.relation == "ALIAS_OF" and not (source.kind == target.kind == "name"):
+                continue
+            if rule.before is not None and not rule.before.search(before):
+                continue
+            if rule.between.fullmatch(between):
+                confidence = 0.8 if source.kind == target.kind == "name" else 0.6
+                self._emit(source, rule.relation, target.entities, confidence)
+                return
+
+    def _emit(self, source: _Slot, relation: str, targets: list[_Entity], confidence: float) -> None:
+        position = source.start
+        for target in targets:
+            if source.kind == "speaker":
+                self.speaker_facts.append((relation, target, confidence, position))
+                continue
+            for entity in source.entities:
+                if entity is not target:
+                    self.relations.append((entity, relation, target, confidence, position))
+
+    def _latest(self, before: int, type_: str) -> _Entity | None:
+        candidates = [(max(m.start for m in e.mentions if m.start < before), e) for e in self.entities
+                      if e.type == type_ and any(m.start < before for m in e.mentions)]
+        return max(candidates, key=lambda pair: pair[0])[1] if candidates else None
+
+    # Result ------------------------------------------------------------------------------------
+
+    def result(self, *, offset: int, extractor: str) -> Extraction:
+        single = set(settings.SINGLE_VALUED_PREDICATES)
+        relations, facts, seen = [], [], set()
+        for source, relation, target, confidence, position in self.relations:
+            if position < offset or (source.name, relation, target.name) in seen:
+                continue
+            seen.add((source.name, relation, target.name))
+            if relation in SYMMETRIC:
+                seen.add((target.name, relation, source.name))
+            when = self._date_near(position)
+            relations.append(ExtractedRelation(source.name, relation, target.name, confidence, when, self._sentence_text(position)))
+            facts.append(ExtractedFact(source.name, relation, target.name, "single" if relation in single else "multi", confidence, when))
+        for relation, target, confidence, position in self.speaker_facts:
+            if position >= offset and ("user", relation, target.name) not in seen:
+                seen.add(("user", relation, target.name))
+                facts.append(ExtractedFact("user", relation, target.name, "single" if relation in single else "multi",
+                                           confidence, self._date_near(position)))
+        involved = {r.source for r in relations} | {r.target for r in relations} | {f.object for f in facts}
+        entities = []
+        for entity in self.entities:
+            mentions = [ExtractedMention(m.text, m.start - offset, m.end - offset, m.confidence)
+                        for m in sorted(entity.mentions, key=lambda m: m.start) if m.start >= offset]
+            if mentions or entity.name in involved:
+                entities.append(ExtractedEntity(
+                    name=entity.name, type=entity.type, aliases=[a for a in entity.aliases if a != entity.name],
+                    mentions=mentions, confidence=round(0.6 + 0.1 * entity.cue, 2),
+                ))
+        return Extraction(
+            entities=entities, relations=relations, facts=facts,
+            preferences=_preferences(self.text[offset:]), extractor=extractor,
+        )
+
+    def _sentence_bounds(self, position: int) -> tuple[int, int]:
+        for sentence in self.sentences:
+            if sentence[0].start <= position <= sentence[-1].end:
+                return sentence[0].start, sentence[-1].end
+        return position, position
+
+    def _sentence_text(self, position: int) -> str:
+        start, end = self._sentence_bounds(position)
+        return self.text[start:end]
+
+    def _date_near(self, position: int) -> date | None:
+        return _first_date(self._sentence_text(position), self.reference_date)
+
+
+def _sentences(tokens: list[_Token]) -> list[list[_Token]]:
+    sentences, current = [], []
+    for token in tokens:
+        current.append(token)
+        if token.kind == "punct" and token.text in ".!?":
+            sentences.append(current)
+            current = []
+    if current:
+        sentences.append(current)
+    return sentences
+
+
+def _clauses(sentence: list[_Token]) -> list[list[_Token]]:
+    clauses, current = [], []
+    for i, token in enumerate(sentence):
+        following = sentence[i + 1].lower if i + 1 < len(sentence) else ""
+        if token.text == ";" or (token.text == "," and following in CLAUSE_BREAKERS):
+            if current:
+                clauses.append(current)
+            current = []
+            continue
+        current.append(token)
+    if current:
+        clauses.append(current)
+    return clauses
+
+
+def _is_name_word(token: _Token, first: bool) -> bool:
+    if not token.capitalised or token.lower in english.MONTHS or token.lower in english.WEEKDAYS:
+        return False
+    return not (token.lower in english.FUNCTION_WORDS and (first or token.lower == "i"))
+
+
+def _capitalised_runs(sentence: list[_Token]) -> list[tuple[list[_Token], int]]:
+    """Return maximal runs of capitalised words (with numbers and connectors inside) and their index."""
+    runs, i = [], 0
+    while i < len(sentence):
+        if not _is_name_word(sentence[i], i == 0):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(sentence):
+            token = sentence[j]
+            if _is_name_word(token, False) or token.text.isdigit():
+                j += 1
+            elif token.lower in english.NAME_CONNECTORS and j + 1 < len(sentence) and _is_name_word(sentence[j + 1], False) \
+                    and sentence[j + 1].lower not in english.FUNCTION_WORDS:
+                j += 2
+            else:
+                break
+        start = i
+        lead = sentence[i - 1] if i > 0 else None
+        words = [t.lower for t in sentence[i:j]]
+        if lead is not None and lead.text.isdigit() and (words[0] in english.STREET_LEADS or words[-1] in STREET_TAILS):
+            start = i - 1
+        runs.append((sentence[start:j], start))
+        i = j
+    return runs
+
+
+def _place_or_thing_after(after: list[_Token]) -> tuple[str, _Token] | None:
+    """Return the type and last word of a lowercase place or thing noun right after a name."""
+    if not after or after[0].kind != "word" or after[0].capitalised:
+        return None
+    first = after[0].lower
+    if first in english.PLACE_MODIFIERS and len(after) > 1 and after[1].lower in english.PLACE_NOUNS:
+        return "LOCATION", after[1]
+    if first in english.PLACE_NOUNS:
+        return "LOCATION", after[0]
+    if singular(first) in english.ARTEFACT_NOUNS or first in english.ARTEFACT_NOUNS:
+        return "OBJECT", after[0]
+    return None
+
+
+def _is_modifier(token: _Token) -> bool:
+    return (
+        token.kind == "word" and token.text.isalpha() and token.text.islower()
+        and token.lower not in english.FUNCTION_WORDS and token.lower not in english.DETERMINERS
+        and not token.lower.endswith("ly")
+    )
+
+
+def _same_entity(entity: _Entity, name: str, type_: str | None, cue: int) -> bool:
+    if type_ is None or entity.type is None:
+        return False
+    if entity.type != type_ and min(entity.cue, cue) > 0:
+        return False
+    core = name_core(name)
+    if any(name_core(form) == core for form in entity.surface_forms):
+        return True
+    words, known = name_core(name).split(), name_core(entity.name).split()
+    shorter, longer = sorted((words, known), key=len)
+    return bool(shorter) and len(shorter) < len(longer) and longer[: len(shorter)] == shorter
+
+
+def _first_date(sentence: str, reference: date | None) -> date | None:
+    for match in DATE.finditer(sentence):
+        if match.group("iso"):
+            return date.fromisoformat(match.group("iso"))
+        if match.group("year_only"):
+            return date(int(match.group("year_only")), 1, 1)
+        month_word = (match.group("month1") or match.group("month2") or match.group("month3") or "").lower()
+        month = english.MONTHS.get(month_word)
+        if month is None:
+            continue
+        day = int(match.group("day1") or match.group("day2") or 1)
+        if match.group("year"):
+            year = int(match.group("year"))
+        elif reference is not None:
+            year = reference.year if (month, day) <= (reference.month, reference.day) else reference.year - 1
+        else:
+            continue
+        return date(year, month, min(day, calendar.monthrange(year, month)[1]))
+    return None
+
+
+def _preferences(text: str) -> list[ExtractedPreference]:
+    found = []
+    for match in PREFERENCE.finditer(text):
+        if match.group("favourite"):
+            statement = f"favourite {match.group('topic').strip()}: {match.group('favourite').strip()}"
+            words = {match.group("topic").strip().lower(), *match.group("favourite").lower().split()}
+        elif match.group("rule"):
+            statement = match.group("rule").strip()
+            words = set(statement.lower().split())
+        else:
+            verb = re.sub(r"\s+", " ", match.group("verb").lower())
+            what = match.group("what").strip()
+            negative = verb.split(" ")[0].split("'")[0].split("’")[0] in NEGATIVE_PREFERENCE_VERBS
+            statement = f"{'dislikes' if negative else 'likes' if verb in ('like', 'love', 'enjoy') else 'prefers'} {what}"
+            words = set(re.findall(r"[a-z]+", what.lower()))
+        category = next((c for c, cues in english.PREFERENCE_CATEGORIES.items() if cues & words), "general")
+        found.append(ExtractedPreference(category=category, preference=statement, confidence=0.7))
+    return found

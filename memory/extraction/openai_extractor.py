@@ -1,0 +1,156 @@
+"""The OpenAI extractor: one chat completion constrained by a JSON schema (structured outputs)."""
+
+import json
+from datetime import date
+
+from django.conf import settings
+
+from memory.extraction.results import (
+    ENTITY_TYPES,
+    ExtractedEntity,
+    ExtractedFact,
+    ExtractedMention,
+    ExtractedPreference,
+    ExtractedRelation,
+    Extraction,
+)
+
+RELATION_TYPES = (
+    "EMPLOYED_BY", "MEMBER_OF", "SUBSIDIARY_OF", "HEADQUARTERS_AT", "LOCATED_AT", "RESIDES_AT", "USES", "OWNS",
+    "PARTNER_WITH", "OCCURRED_AT", "PARTICIPATED_IN", "INVOLVED", "KNOWS", "ALIAS_OF", "RELATED_TO",
+)
+
+
+def _array(properties: dict) -> dict:
+    return {
+        "type": "array",
+        "items": {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False},
+    }
+
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "entities": _array({
+            "name": {"type": "string"},
+            "type": {"type": "string", "enum": list(ENTITY_TYPES)},
+            "aliases": {"type": "array", "items": {"type": "string"}},
+            "mentions": {"type": "array", "items": {"type": "string"}},
+        }),
+        "relations": _array({
+            "source": {"type": "string"},
+            "type": {"type": "string", "enum": list(RELATION_TYPES)},
+            "target": {"type": "string"},
+            "confidence": {"type": "number"},
+        }),
+        "facts": _array({
+            "subject": {"type": "string"},
+            "predicate": {"type": "string"},
+            "object": {"type": "string"},
+            "valid_from": {"type": ["string", "null"]},
+            "cardinality": {"type": "string", "enum": ["single", "multi"]},
+        }),
+        "preferences": _array({
+            "category": {"type": "string"},
+            "preference": {"type": "string"},
+        }),
+    },
+    "required": ["entities", "relations", "facts", "preferences"],
+    "additionalProperties": False,
+}
+
+INSTRUCTIONS = """You extract long-term memory from one chat message.
+Entities: POLE+O types only (PERSON, ORGANIZATION, LOCATION, EVENT, OBJECT); name each once, list other
+surface forms as aliases and every literal substring of the message that refers to it as mentions.
+Relations: typed, between extracted entity names; use RELATED_TO only when no other type fits.
+Facts: subject-predicate-object statements the message asserts, predicate in UPPER_SNAKE_CASE; valid_from
+as an ISO date only when the message states when it began (resolve relative dates against the reference
+date), else null; cardinality "single" when a new value replaces the old one (employer, home), else "multi".
+When the speaker states something about themselves, the subject is "user".
+Preferences: the user's likes, dislikes and standing instructions, with a short category (food, travel,
+communication, style, schedule, technology, entertainment, general).
+Never output a relation or fact that the message negates ("did not join" yields nothing).
+Earlier context only helps resolve references; extract only what the message itself states."""
+
+
+class OpenAIExtractor:
+    """Extract with an OpenAI chat model (or any server that speaks its API, via OPENAI_BASE_URL)."""
+
+    name = "openai"
+
+    def __init__(self):
+        from openai import OpenAI
+
+        self.client = OpenAI(api_key=settings.OPENAI_API_KEY, base_url=settings.OPENAI_BASE_URL or None)
+        self.model = settings.OPENAI_EXTRACTION_MODEL
+
+    def extract(self, *, text: str, context: str = "", reference_date: date | None = None) -> Extraction:
+        prompt = f"Reference date: {reference_date.isoformat() if reference_date else 'unknown'}\n"
+        if context:
+            prompt += f"Earlier context:\n{context}\n\n"
+        prompt += f"Message:\n{text}"
+        response = self.client.chat.completions.create(
+            model=self.model,
+            temperature=0,
+            messages=[{"role": "system", "content": INSTRUCTIONS}, {"role": "user", "content": prompt}],
+            response_format={"type": "json_schema", "json_schema": {"name": "memory_extraction", "strict": True, "schema": SCHEMA}},
+        )
+        return self._parse(json.loads(response.choices[0].message.content), text=text)
+
+    def _parse(self, payload: dict, *, text: str) -> Extraction:
+        single = set(settings.SINGLE_VALUED_PREDICATES)
+        entities = {}
+        for item in payload["entities"]:
+            name = item["name"].strip()
+            if not name or item["type"] not in ENTITY_TYPES or name.lower() in entities:
+                continue
+            aliases = [a for a in dict.fromkeys(a.strip() for a in item["aliases"]) if a and a.lower() != name.lower()]
+            entities[name.lower()] = ExtractedEntity(
+                name=name, type=item["type"], aliases=aliases,
+                mentions=_locate([name, *aliases, *item["mentions"]], text), confidence=0.8,
+            )
+        relations = [
+            ExtractedRelation(
+                source=entities[r["source"].strip().lower()].name, type=r["type"],
+                target=entities[r["target"].strip().lower()].name, confidence=min(max(float(r["confidence"]), 0.0), 1.0),
+            )
+            for r in payload["relations"]
+            if r["source"].strip().lower() in entities and r["target"].strip().lower() in entities
+        ]
+        facts = [
+            ExtractedFact(
+                subject=f["subject"].strip(), predicate=f["predicate"].strip().upper().replace(" ", "_"),
+                object=f["object"].strip(),
+                cardinality="single" if f["cardinality"] == "single" or f["predicate"].upper() in single else "multi",
+                confidence=0.8, valid_from=_iso_date(f["valid_from"]),
+            )
+            for f in payload["facts"]
+            if f["subject"].strip() and f["predicate"].strip() and f["object"].strip()
+        ]
+        preferences = [
+            ExtractedPreference(category=(p["category"].strip().lower() or "general"), preference=p["preference"].strip(), confidence=0.8)
+            for p in payload["preferences"]
+            if p["preference"].strip()
+        ]
+        return Extraction(entities=list(entities.values()), relations=relations, facts=facts, preferences=preferences, extractor=self.name)
+
+
+def _locate(forms: list[str], text: str) -> list[ExtractedMention]:
+    """Return every occurrence of the given surface forms in `text`; the model's own offsets are not trusted."""
+    found = {}
+    lowered = text.lower()
+    for form in sorted({f.strip() for f in forms if f.strip()}, key=len, reverse=True):
+        start = lowered.find(form.lower())
+        while start != -1:
+            end = start + len(form)
+            if not any(s < end and start < e for s, e in found):
+                found[(start, end)] = ExtractedMention(text=text[start:end], start=start, end=end, confidence=0.8)
+            start = lowered.find(form.lower(), end)
+    return [found[key] for key in sorted(found)]
+
+
+def _iso_date(value: str | None) -> date | None:
+    try:
+        return date.fromisoformat(value[:10]) if value else None
+    except ValueError:
+        return None

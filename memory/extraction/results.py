@@ -1,0 +1,72 @@
+"""What an extractor returns: plain dataclasses, independent of the graph and of any model."""
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Protocol
+
+ENTITY_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT")
+CARDINALITIES = ("single", "multi")
+
+
+@dataclass(frozen=True)
+class ExtractedMention:
+    text: str
+    start: int
+    end: int
+    confidence: float
+
+
+@dataclass
+class ExtractedEntity:
+    name: str
+    type: str
+    aliases: list[str] = field(default_factory=list)
+    mentions: list[ExtractedMention] = field(default_factory=list)
+    confidence: float = 1.0
+
+    @property
+    def surface_forms(self) -> list[str]:
+        return [self.name, *self.aliases]
+
+
+@dataclass(frozen=True)
+class ExtractedRelation:
+    source: str
+    type: str
+    target: str
+    confidence: float
+    valid_from: date | None = None
+    evidence: str = ""
+
+
+@dataclass(frozen=True)
+class ExtractedFact:
+    subject: str
+    predicate: str
+    object: str
+    cardinality: str
+    confidence: float
+    valid_from: date | None = None
+
+
+@dataclass(frozen=True)
+class ExtractedPreference:
+    category: str
+    preference: str
+    confidence: float
+
+
+@dataclass
+class Extraction:
+    entities: list[ExtractedEntity] = field(default_factory=list)
+    relations: list[ExtractedRelation] = field(default_factory=list)
+    facts: list[ExtractedFact] = field(default_factory=list)
+    preferences: list[ExtractedPreference] = field(default_factory=list)
+    extractor: str = ""
+
+
+class Extractor(Protocol):
+    name: str
+
+    def extract(self, *, text: str, context: str = "", reference_date: date | None = None) -> Extraction:
+        """Return what `text` states; `context` (earlier text) only helps resolve references in it."""

@@ -1,0 +1,104 @@
+"""Relation patterns of general English, matched on the text between two mentions of one clause.
+
+Each rule names the relation, the entity types it joins, and a pattern that must match the whole
+(lower-cased) text between the subject mention and the object mention. `before` further requires
+the clause text before the subject to end with a pattern (a recipient after a verb of giving).
+"""
+
+import re
+from dataclasses import dataclass
+
+P, O, L, E, T = "PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT"
+SPEAKER = "SPEAKER"
+
+AUX = r"(?:(?:has|have|had|was|were|is|are|will|would|recently|just|also|then|later|finally|already|still|now|first|eventually|has been|had been)\s+)*"
+DET = r"(?:(?:the|a|an|its|their|his|her|our|my|your|this|that|same)\s+)*"
+NUM = r"(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|many|some|a few|new)\s+)?"
+ROLE = r"[a-z][a-z -]{0,40}?"
+
+
+@dataclass(frozen=True)
+class RelationRule:
+    relation: str
+    subjects: frozenset
+    objects: frozenset
+    between: re.Pattern
+    before: re.Pattern | None = None
+    inverse: bool = False
+
+
+def rule(relation, subjects, objects, between, *, before=None, inverse=False):
+    return RelationRule(
+        relation, frozenset(subjects), frozenset(objects), re.compile(between),
+        re.compile(before) if before else None, inverse,
+    )
+
+
+PEOPLE = {P, SPEAKER}
+PEOPLE_OR_ORGS = {P, O, SPEAKER}
+
+RULES = [
+    rule("EMPLOYED_BY", PEOPLE, {O},
+         rf"\s+{AUX}(?:joined|joins|join|signed with|signs with|signed on with|works (?:at|for)|work (?:at|for)|"
+         rf"worked (?:at|for)|working (?:at|for)|employed (?:at|by)|hired by|started at|starts at|"
+         rf"(?:is|was|am|became) (?:a|an|the) {ROLE} (?:at|for|of|with))\s+{DET}"),
+    rule("EMPLOYED_BY", {P}, {O}, rf"\s+(?:of|from)\s+{DET}"),
+    rule("EMPLOYED_BY", {P}, {O}, rf"\s*,\s+(?:the|a|an|our|their)\s+{ROLE}\s+(?:at|of|for|with)\s+{DET}"),
+    rule("MEMBER_OF", PEOPLE, {O},
+         rf"\s+{AUX}(?:sits|sit|sat|serves|serve|served|is|was|am) on the (?:board|council|committee|panel) of\s+{DET}|"
+         rf"\s+{AUX}(?:joined the board of|belongs to|(?:is|was|am|became) (?:a |an )?(?:member|trustee|director|fellow|board member) of)\s+{DET}"),
+    rule("SUBSIDIARY_OF", {O}, {O},
+         rf"\s+{AUX}(?:is|was|became|remains) (?:a|an|the) (?:wholly[- ]owned )?(?:subsidiary|division|unit|arm|part|affiliate) of\s+{DET}|"
+         rf"\s+{AUX}(?:is |was )?(?:owned|acquired|bought) by\s+{DET}|"
+         rf"(?:['’]s)?\s+parent(?: company| firm| group| organi[sz]ation)?\s*(?:,|is|was)?\s*{DET}"),
+    rule("SUBSIDIARY_OF", {O}, {O}, rf"\s+{AUX}(?:acquired|bought|took over)\s+{DET}", inverse=True),
+    rule("HEADQUARTERS_AT", {O}, {L},
+         rf"\s+{AUX}(?:keeps|keep|kept|has|have|had|maintains|maintained|moved|opened|set up)\s+(?:its|their) "
+         rf"(?:head office|head offices|headquarters|main office|hq) (?:in|at|to)\s+{DET}|"
+         rf"\s+{AUX}(?:is |was |are )?headquartered (?:in|at)\s+{DET}|"
+         rf"(?:['’]s)?\s+(?:head office|headquarters|hq) (?:is|are|was) (?:in|at)\s+{DET}"),
+    rule("LOCATED_AT", PEOPLE_OR_ORGS, {L},
+         rf"\s+{AUX}(?:work|works|worked|working|operate|operates|operated) out of\s+{DET}|"
+         rf"\s+{AUX}(?:is |are |was |were |am )?(?:based|located|stationed) (?:in|at)\s+{DET}|"
+         rf"\s+{AUX}(?:runs|run|ran|operates|operate|operated|has|have|had|opened|maintains) (?:a|an|its|their) "
+         rf"(?:[a-z]+ ){{1,3}}?(?:in|outside|near|at|outside of)\s+{DET}"),
+    rule("LOCATED_AT", {P, SPEAKER}, {L},
+         rf"\s+{AUX}(?:work|works|worked|working) (?:in|at|from)\s+{DET}|"
+         rf"\s*,\s+(?:the|a|an|our|their)\s+{ROLE}\s+(?:at|in)\s+{DET}"),
+    rule("RESIDES_AT", PEOPLE, {L},
+         rf"\s+{AUX}(?:lives|live|lived|living|resides|reside|resided|residing|moved|relocated|settled) (?:at|in|to)\s+{DET}|"
+         rf"(?:['’]s)?\s+home (?:is|was) (?:at|in)\s+{DET}"),
+    rule("USES", PEOPLE, {T},
+         rf"\s+{AUX}(?:uses|use|used|using|relies on|relied on|drives|drove|drive|works with|operates|operated)\s+{NUM}{DET}"),
+    rule("USES", PEOPLE, {T}, rf"\s+{DET}{NUM}",
+         before=r"\b(?:issued|issues|gave|gives|give|handed|hands|lent|lends|loaned|assigned|provided)\s*$"),
+    rule("OWNS", PEOPLE_OR_ORGS, {T},
+         rf"\s+{AUX}(?:owns|own|owned|bought|buys|buy|purchased|purchases)\s+{NUM}{DET}"),
+    rule("PARTNER_WITH", {O}, {O},
+         rf"\s+{AUX}(?:partners|partner|partnered|partnering|collaborates|collaborated|collaborating|"
+         rf"teamed up|cooperates|cooperated|works together|worked together) with\s+{DET}|"
+         rf"\s+{AUX}(?:runs|run|ran|has|had|launched|started|operates|signed|formed|announced) (?:a|an) "
+         rf"(?:joint|shared|partnership|alliance)(?: [a-z]+){{0,3}}? with\s+{DET}"),
+    rule("OCCURRED_AT", {E}, {L},
+         rf"\s+{AUX}(?:(?:was|is|will be) )?(?:held|opened|opens|took place|takes place|began|begins|started|starts|"
+         rf"happened|happens|ran|runs|closed)?\s*(?:on [^,;]{{1,25}}? )?(?:in|at)\s+{DET}"),
+    rule("PARTICIPATED_IN", PEOPLE_OR_ORGS, {E},
+         rf"\s+{AUX}(?:attended|attends|attend|spoke at|speaks at|presented at|chaired|chairs|hosted|hosts|held|holds|"
+         rf"organi[sz]ed|organi[sz]es|joined|led|leads|took part in|takes part in|participated in|participates in|"
+         rf"competed in|exhibited at|sponsored|sponsors|won|ran)\s+{DET}"),
+    rule("KNOWS", {P}, {P},
+         r"\s+(?:neighbour|neighbor|friend|colleague|coworker|co-worker|brother|sister|wife|husband|partner|boss|"
+         r"manager|mentor|cousin|father|mother|son|daughter|flatmate|roommate|classmate)\s*,?\s*"),
+    rule("KNOWS", PEOPLE, {P},
+         rf"\s+{AUX}(?:knows|know|knew|met|meets|befriended|married|is friends with|are friends with)\s+"),
+    rule("ALIAS_OF", {P}, {P},
+         r"\s+(?:is|was)\s+|\s*,?\s+(?:also known as|aka|a\.k\.a\.|known as|who writes as|who signs as|writing as)\s+"),
+]
+
+# A verb with no object mention in its clause: the latest event before it is what it refers to.
+IMPLICIT_EVENT = re.compile(
+    rf"\s+{AUX}(?:spoke|speaks|presented|presents|gave (?:a|the) (?:talk|keynote|speech)|attended|"
+    rf"sent (?:a|an) (?:delegation|team)|exhibited|performed|competed|took part|participated)\b"
+)
+# A plural subject whose members know each other: "the two met", "both are friends".
+MUTUAL_ACQUAINTANCE = re.compile(rf"\s+{AUX}(?:met|meet|know each other|are friends|became friends|have known)\b")

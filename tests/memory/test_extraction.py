@@ -1,0 +1,128 @@
+from datetime import date
+
+import pytest
+from django.test import override_settings
+
+from memory.extraction import get_extractor
+from memory.extraction.offline import OfflineExtractor
+from memory.extraction.openai_extractor import OpenAIExtractor
+
+
+def extract(text, **kwargs):
+    return OfflineExtractor().extract(text=text, **kwargs)
+
+
+def entity(result, name):
+    return next(e for e in result.entities if name in e.surface_forms)
+
+
+def triples(result):
+    return {(r.source, r.type, r.target) for r in result.relations}
+
+
+def test_typed_entities_with_offsets_and_aliases():
+    text = "Dr. Lena Park chairs the Coastal Water Trust. Park Street runs past the Trust's Bristol depot."
+    result = extract(text)
+    lena = entity(result, "Lena Park")
+    assert lena.type == "PERSON" and "Dr. Lena Park" in lena.aliases
+    assert entity(result, "Coastal Water Trust").type == "ORGANIZATION"
+    assert entity(result, "Park Street").type == "LOCATION"
+    assert entity(result, "Bristol depot").type == "LOCATION"
+    for found in result.entities:
+        for mention in found.mentions:
+            assert text[mention.start:mention.end] == mention.text
+            assert 0 < mention.confidence <= 1
+
+
+def test_short_forms_initialisms_and_nominals_join_their_entity():
+    result = extract(
+        "Olivia Grant joined Borealis Systems Inc in 2019. Olivia says BOREALIS SYSTEMS pays well. "
+        "Friends call her O.G. at work. The company opened an office in Oslo."
+    )
+    olivia = entity(result, "Olivia Grant")
+    assert {"Olivia", "O.G."} <= set(olivia.aliases)
+    borealis = entity(result, "Borealis Systems Inc")
+    assert "BOREALIS SYSTEMS" in borealis.aliases
+    assert any(m.text == "The company" for m in borealis.mentions)
+    assert [e.name for e in result.entities].count("Olivia Grant") == 1
+
+
+def test_negation_never_yields_a_relation_or_fact():
+    result = extract("Hugo Lind did not join Tern Analytics. Hugo never worked for Brightwater Logistics; he signed with Quay Freight Union.")
+    assert triples(result) == {("Hugo Lind", "EMPLOYED_BY", "Quay Freight Union")}
+    assert {(f.subject, f.predicate, f.object) for f in result.facts} == triples(result)
+
+
+def test_speaker_facts_and_negated_first_person_statements():
+    result = extract("I work at Globex Corporation and I live in Tallinn. I don't work at Initech Ltd.")
+    facts = {(f.subject, f.predicate, f.object, f.cardinality) for f in result.facts}
+    assert facts == {
+        ("user", "EMPLOYED_BY", "Globex Corporation", "single"),
+        ("user", "RESIDES_AT", "Tallinn", "single"),
+    }
+
+
+def test_type_trap_place_inside_an_event_name():
+    result = extract("The Galway Harbour Festival was held at the Spanish Arch. Maeve flew in from Galway for it.")
+    assert entity(result, "Galway Harbour Festival").type == "EVENT"
+    assert entity(result, "Galway").type == "LOCATION"
+    assert entity(result, "Galway").name != entity(result, "Galway Harbour Festival").name
+    assert ("Galway Harbour Festival", "OCCURRED_AT", "Spanish Arch") in triples(result)
+
+
+def test_relations_across_pronouns_appositives_and_plurals():
+    result = extract(
+        "Tern Analytics is a subsidiary of Orca Holdings. Tern runs a joint research lab with Pike Robotics. "
+        "Both companies work out of the same Leeds building. Ravi Shah, the chief engineer at the Leeds building, "
+        "uses two Falcon 3 drones. Orca Holdings keeps its headquarters in Glasgow."
+    )
+    found = triples(result)
+    assert {
+        ("Tern Analytics", "SUBSIDIARY_OF", "Orca Holdings"),
+        ("Tern Analytics", "PARTNER_WITH", "Pike Robotics"),
+        ("Tern Analytics", "LOCATED_AT", "Leeds building"),
+        ("Pike Robotics", "LOCATED_AT", "Leeds building"),
+        ("Ravi Shah", "LOCATED_AT", "Leeds building"),
+        ("Ravi Shah", "USES", "Falcon 3 drones"),
+        ("Orca Holdings", "HEADQUARTERS_AT", "Glasgow"),
+    } <= found
+    assert entity(result, "Falcon 3 drones").type == "OBJECT"
+
+
+def test_stated_dates_become_valid_from():
+    result = extract("Ines Rocha joined Vela Labs on 3 June 2021. She moved to Porto in March.", reference_date=date(2026, 2, 1))
+    by_predicate = {f.predicate: f for f in result.facts}
+    assert by_predicate["EMPLOYED_BY"].valid_from == date(2021, 6, 3)
+    assert by_predicate["RESIDES_AT"].valid_from == date(2025, 3, 1)
+
+
+def test_context_resolves_references_but_offsets_stay_in_the_message():
+    text = "She joined Vela Labs last week."
+    result = extract(text, context="Ines Rocha is a chemist.")
+    assert triples(result) == {("Ines Rocha", "EMPLOYED_BY", "Vela Labs")}
+    labs = entity(result, "Vela Labs")
+    assert [(m.start, m.end) for m in labs.mentions] == [(11, 20)]
+    assert entity(result, "Ines Rocha").mentions == []
+
+
+def test_preferences_by_category_and_never_positive_when_negated():
+    result = extract("I prefer aisle seats on long flights. I don't like spicy food. Please always answer in short bullet points.")
+    found = {(p.category, p.preference) for p in result.preferences}
+    assert found == {
+        ("travel", "prefers aisle seats on long flights"),
+        ("food", "dislikes spicy food"),
+        ("style", "always answer in short bullet points"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("overrides", "expected"),
+    [
+        ({"EXTRACTOR": "", "OPENAI_API_KEY": ""}, OfflineExtractor),
+        ({"EXTRACTOR": "", "OPENAI_API_KEY": "sk-test"}, OpenAIExtractor),
+        ({"EXTRACTOR": "offline", "OPENAI_API_KEY": "sk-test"}, OfflineExtractor),
+    ],
+)
+def test_get_extractor_follows_settings(overrides, expected):
+    with override_settings(**overrides):
+        assert isinstance(get_extractor(), expected)
