@@ -106,9 +106,10 @@ DETACH DELETE e
 RETURN count(*)
 """
 
-# A message, or any other memory node with the parts that exist only for it (trace steps, tool calls).
-NODE_DELETE = """
-MATCH (n {uid: $uid, user_id: $user_id}) WHERE $label IN labels(n)
+# Any memory node, with the parts that exist only for it (trace steps, tool calls); one query per
+# label so that the uid constraint's index is used.
+_NODE_DELETE = """
+MATCH (n:{label} {{uid: $uid, user_id: $user_id}})
 OPTIONAL MATCH (n)-[:HAS_STEP]->(step:ReasoningStep)
 OPTIONAL MATCH (step)-[:HAS_TOOL_CALL]->(call:ToolCall)
 WITH n, collect(DISTINCT step) + collect(DISTINCT call) AS parts
@@ -116,6 +117,10 @@ FOREACH (p IN parts | DETACH DELETE p)
 DETACH DELETE n
 RETURN 1 + size(parts)
 """
+NODE_DELETE = {
+    label: _NODE_DELETE.format(label=label)
+    for label in ("Message", "Fact", "Preference", "Entity", "ReasoningTrace")
+}
 
 TRACE_START = """
 MERGE (c:Conversation {user_id: $user_id, session_id: $session_id})
@@ -215,8 +220,9 @@ RETURN p.uid, p.category, p.preference, p.valid_from, score, collect(m.uid)[0]
 
 # Entities found by name (fulltext) or meaning (exact cosine), with their direct neighbourhood.
 ENTITIES_RELEVANT = """
-CALL (){
-  CALL db.index.fulltext.queryNodes('entity_names', $lucene, {limit: $limit}) YIELD node, score
+CALL () {
+  WITH $lucene AS lucene WHERE lucene IS NOT NULL
+  CALL db.index.fulltext.queryNodes('entity_names', lucene, {limit: $limit}) YIELD node, score
   WHERE node.user_id = $user_id
   RETURN node AS e, 0.5 + 0.5 * score / (score + 1.0) AS score
   UNION

@@ -1,13 +1,15 @@
 """The memory graph: neomodel node classes, declared once here and imported from here only.
 
 Labels and relationship types follow neo4j-agent-memory, so graphs it wrote can be governed here.
-Every memory node carries `uid` and `user_id` (the subject's public id).
+Every memory node carries `uid` and `user_id` (the subject's public id). Times are native Neo4j
+datetimes, as the Cypher in cypher.py writes them.
 """
 
+from django.utils import timezone
 from neomodel import (
     ArrayProperty,
     BooleanProperty,
-    DateTimeProperty,
+    DateTimeNeo4jFormatProperty,
     FloatProperty,
     IntegerProperty,
     JSONProperty,
@@ -42,7 +44,7 @@ class MemoryNode(StructuredNode):
 
 
 class User(MemoryNode):
-    created_at = DateTimeProperty(default_now=True)
+    created_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     conversations = RelationshipTo("Conversation", "HAS_CONVERSATION")
     preferences = RelationshipTo("Preference", "HAS_PREFERENCE")
 
@@ -51,7 +53,7 @@ class Conversation(MemoryNode):
     session_id = StringProperty(required=True, index=True)
     agent_id = StringProperty(index=True)
     title = StringProperty()
-    created_at = DateTimeProperty(default_now=True)
+    created_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     messages = RelationshipTo("Message", "HAS_MESSAGE")
     first_message = RelationshipTo("Message", "FIRST_MESSAGE", cardinality=ZeroOrOne)
     traces = RelationshipTo("ReasoningTrace", "HAS_TRACE")
@@ -71,7 +73,7 @@ class Message(MemoryNode):
     client_id = StringProperty(index=True)
     content_hash = StringProperty(index=True)
     agent_id = StringProperty()
-    created_at = DateTimeProperty(default_now=True, index=True)
+    created_at = DateTimeNeo4jFormatProperty(default=timezone.now, index=True)
     extraction_status = StringProperty(default="pending", choices={s: s for s in EXTRACTION_STATUSES})
     extraction_error = StringProperty()
     next_message = RelationshipTo("Message", "NEXT_MESSAGE", cardinality=ZeroOrOne)
@@ -81,8 +83,8 @@ class Message(MemoryNode):
 class RelatedTo(StructuredRel):
     type = StringProperty(required=True)
     confidence = FloatProperty()
-    valid_from = DateTimeProperty()
-    valid_until = DateTimeProperty()
+    valid_from = DateTimeNeo4jFormatProperty()
+    valid_until = DateTimeNeo4jFormatProperty()
 
 
 class SameAs(StructuredRel):
@@ -90,7 +92,7 @@ class SameAs(StructuredRel):
     confidence = FloatProperty()
     scores = JSONProperty()
     decided_by = StringProperty()
-    decided_at = DateTimeProperty()
+    decided_at = DateTimeNeo4jFormatProperty()
 
 
 class Entity(MemoryNode):
@@ -99,7 +101,7 @@ class Entity(MemoryNode):
     aliases = ArrayProperty(StringProperty(), default=list)
     description = StringProperty()
     embedding = _embedding()
-    created_at = DateTimeProperty(default_now=True)
+    created_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     related = RelationshipTo("Entity", "RELATED_TO", model=RelatedTo)
     same_as = RelationshipTo("Entity", "SAME_AS", model=SameAs)
     mentioned_in = RelationshipFrom("Message", "MENTIONS", model=Mention)
@@ -111,10 +113,10 @@ class Fact(MemoryNode):
     object = StringProperty(required=True)
     embedding = _embedding()
     confidence = FloatProperty()
-    valid_from = DateTimeProperty()
-    valid_until = DateTimeProperty()
-    recorded_at = DateTimeProperty(default_now=True)
-    expired_at = DateTimeProperty()
+    valid_from = DateTimeNeo4jFormatProperty()
+    valid_until = DateTimeNeo4jFormatProperty()
+    recorded_at = DateTimeNeo4jFormatProperty(default=timezone.now)
+    expired_at = DateTimeNeo4jFormatProperty()
     status = StringProperty(default="current", choices={s: s for s in FACT_STATUSES}, index=True)
     about = RelationshipTo("Entity", "ABOUT")
     extracted_from = RelationshipTo("Message", "EXTRACTED_FROM")
@@ -127,8 +129,8 @@ class Preference(MemoryNode):
     context = StringProperty()
     embedding = _embedding()
     confidence = FloatProperty()
-    valid_from = DateTimeProperty(default_now=True)
-    valid_until = DateTimeProperty()
+    valid_from = DateTimeNeo4jFormatProperty(default=timezone.now)
+    valid_until = DateTimeNeo4jFormatProperty()
     status = StringProperty(default="current", choices={s: s for s in FACT_STATUSES})
     extracted_from = RelationshipTo("Message", "EXTRACTED_FROM")
     superseded_by = RelationshipTo("Preference", "SUPERSEDED_BY", cardinality=ZeroOrOne)
@@ -145,8 +147,8 @@ class ReasoningTrace(MemoryNode):
     task_embedding = _embedding()
     outcome = StringProperty()
     success = BooleanProperty()
-    started_at = DateTimeProperty(default_now=True)
-    completed_at = DateTimeProperty()
+    started_at = DateTimeNeo4jFormatProperty(default=timezone.now)
+    completed_at = DateTimeNeo4jFormatProperty()
     steps = RelationshipTo("ReasoningStep", "HAS_STEP", model=HasStep)
 
 
@@ -154,7 +156,7 @@ class ReasoningStep(MemoryNode):
     thought = StringProperty()
     action = StringProperty()
     observation = StringProperty()
-    created_at = DateTimeProperty(default_now=True)
+    created_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     tool_calls = RelationshipTo("ToolCall", "HAS_TOOL_CALL")
 
 
@@ -165,4 +167,4 @@ class ToolCall(MemoryNode):
     status = StringProperty()
     error = StringProperty()
     duration_ms = FloatProperty()
-    created_at = DateTimeProperty(default_now=True)
+    created_at = DateTimeNeo4jFormatProperty(default=timezone.now)

@@ -19,6 +19,10 @@ class ApplicationError(Exception):
         self.extra = extra or {}
 
 
+class NotFound(ApplicationError):
+    status_code = status.HTTP_404_NOT_FOUND
+
+
 class GraphUnavailable(ApplicationError):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
 

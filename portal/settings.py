@@ -85,6 +85,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Up to 100 messages of 32,000 characters in one append.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=VAR_DIR / "media")
 
@@ -145,7 +147,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"neo4j": {"level": "WARNING"}},
+    "loggers": {"neo4j": {"level": "WARNING"}, "neo4j.notifications": {"level": "ERROR"}},
 }
 
 # Models: OpenAI when a key is configured, otherwise local models that download nothing.
@@ -154,6 +156,9 @@ OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="")
 OPENAI_EMBEDDING_MODEL = env("OPENAI_EMBEDDING_MODEL", default="text-embedding-3-small")
 OPENAI_EMBEDDING_DIMENSIONS = env.int("OPENAI_EMBEDDING_DIMENSIONS", default=1536)
 EMBEDDER = env("EMBEDDER", default="openai" if OPENAI_API_KEY else "minilm")
+
+# Governance.
+CONSENT_POLICY_VERSION = env("CONSENT_POLICY_VERSION", default="2026-11")
 
 # Extraction and entity resolution.
 EXTRACTOR = env("EXTRACTOR", default="")  # "offline" or "openai"; empty: openai when OPENAI_API_KEY is set

@@ -1,0 +1,38 @@
+from django.utils import timezone
+from rest_framework import authentication, exceptions
+
+from memory.models import TOKEN_PREFIX, AgentToken
+
+
+class AgentTokenAuthentication(authentication.BaseAuthentication):
+    """`Authorization: Bearer mp_<prefix>_<secret>`; sets request.auth to the AgentToken."""
+
+    keyword = "Bearer"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).decode(errors="replace").split()
+        if not header or header[0] != self.keyword:
+            return None
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed("Malformed Authorization header; expected 'Bearer <token>'.")
+        token = header[1]
+        parts = token.split("_", 2)
+        if len(parts) != 3 or parts[0] != TOKEN_PREFIX:
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        record = AgentToken.objects.select_related("agent").filter(prefix=parts[1]).first()
+        if record is None or record.digest != AgentToken.digest_of(token):
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        if record.revoked_at is not None:
+            raise exceptions.AuthenticationFailed("This token has been revoked.")
+        if record.expires_at is not None and record.expires_at <= timezone.now():
+            raise exceptions.AuthenticationFailed("This token has expired.")
+        if not record.agent.is_active:
+            raise exceptions.AuthenticationFailed("This agent is deactivated.")
+        # One write a minute at most: the hot path should not update a row on every call.
+        now = timezone.now()
+        if record.last_used_at is None or (now - record.last_used_at).total_seconds() > 60:
+            AgentToken.objects.filter(pk=record.pk).update(last_used_at=now)
+        return (None, record)
+
+    def authenticate_header(self, request):
+        return self.keyword

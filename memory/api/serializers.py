@@ -1,0 +1,92 @@
+"""Input bounds of the agent API, in one place (the README lists them)."""
+
+import json
+
+from rest_framework import serializers
+
+from memory.graph import MESSAGE_ROLES
+
+USER_ID = r"^[A-Za-z0-9_-]{1,64}$"
+SESSION_ID = r"^[A-Za-z0-9._:@-]{1,128}$"
+CLIENT_ID = r"^[A-Za-z0-9._:@-]{1,128}$"
+MAX_MESSAGES_PER_APPEND = 100
+MAX_CONTENT_CHARS = 32_000
+MAX_QUERY_CHARS = 8_000
+MAX_CONTEXT_MESSAGES = 50
+MAX_TOKEN_BUDGET = 16_000
+MAX_LIMIT = 50
+MAX_TOOL_CALLS = 50
+MAX_JSON_BYTES = 65_536
+
+
+class StrictSerializer(serializers.Serializer):
+    """Reject fields the endpoint does not know, naming them."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+        return super().to_internal_value(data)
+
+
+def user_id_field(**kwargs):
+    return serializers.RegexField(USER_ID, help_text="The subject's public id (1-64 of A-Z a-z 0-9 _ -).", **kwargs)
+
+
+def session_id_field(**kwargs):
+    return serializers.RegexField(SESSION_ID, help_text="1-128 of A-Z a-z 0-9 . _ : @ -", **kwargs)
+
+
+class BoundedJSONField(serializers.JSONField):
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if len(json.dumps(value)) > MAX_JSON_BYTES:
+            raise serializers.ValidationError(f"At most {MAX_JSON_BYTES} bytes of JSON.")
+        return value
+
+
+class MessageInSerializer(StrictSerializer):
+    role = serializers.ChoiceField(choices=MESSAGE_ROLES)
+    content = serializers.CharField(max_length=MAX_CONTENT_CHARS, trim_whitespace=False)
+    client_message_id = serializers.RegexField(CLIENT_ID, required=False,
+                                               help_text="Makes re-sends idempotent (1-128 of A-Z a-z 0-9 . _ : @ -).")
+
+
+class ContextMessageSerializer(StrictSerializer):
+    role = serializers.ChoiceField(choices=MESSAGE_ROLES)
+    content = serializers.CharField(max_length=MAX_CONTENT_CHARS, allow_blank=True, trim_whitespace=False)
+
+
+class IncludeSerializer(StrictSerializer):
+    history = serializers.BooleanField(default=True)
+    long_term = serializers.BooleanField(default=True)
+    reasoning = serializers.BooleanField(default=True)
+    knowledge = serializers.BooleanField(default=False)
+
+
+class LimitsSerializer(StrictSerializer):
+    history = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
+    messages = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
+    facts = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
+    preferences = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
+    entities = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
+    traces = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
+    knowledge = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
+
+
+class ContextItemSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    type = serializers.ChoiceField(choices=["message", "fact", "preference", "entity", "trace", "knowledge"])
+    score = serializers.FloatField()
+    text = serializers.CharField()
+    provenance = serializers.DictField()
+
+
+class ToolCallSerializer(StrictSerializer):
+    tool_name = serializers.CharField(max_length=200)
+    arguments = BoundedJSONField(required=False)
+    result = BoundedJSONField(required=False)
+    status = serializers.ChoiceField(choices=["success", "error", "timeout", "cancelled"], required=False)
+    error = serializers.CharField(max_length=MAX_CONTENT_CHARS, required=False)
+    duration_ms = serializers.FloatField(min_value=0, required=False)

@@ -1,0 +1,29 @@
+from django.urls import path, register_converter
+
+from memory.api import views
+from memory.selectors import ITEM_KINDS
+
+app_name = "memory-api"
+
+
+class KindConverter:
+    regex = "|".join(ITEM_KINDS)
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+register_converter(KindConverter, "kind")
+
+urlpatterns = [
+    path("context", views.ContextBuildApi.as_view(), name="context"),
+    path("conversations/<str:session_id>/messages", views.MessageAppendApi.as_view(), name="message_append"),
+    path("traces", views.TraceStartApi.as_view(), name="trace_start"),
+    path("traces/<str:trace_uid>/steps", views.TraceStepAddApi.as_view(), name="trace_step_add"),
+    path("traces/<str:trace_uid>/complete", views.TraceCompleteApi.as_view(), name="trace_complete"),
+    path("users/<str:user_id>/<kind:kind>/", views.ItemListApi.as_view(), name="item_list"),
+    path("users/<str:user_id>/<kind:kind>/<str:uid>", views.ItemDetailApi.as_view(), name="item_detail"),
+]

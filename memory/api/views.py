@@ -1,0 +1,227 @@
+import re
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from memory import selectors, services
+from memory.api import serializers as s
+from memory.api.authentication import AgentTokenAuthentication
+from memory.api.permissions import HasScope
+from memory.api.throttling import AgentRateThrottle
+from memory.context import ContextRequest, context_build
+from memory.selectors import KIND_CATEGORY, AccessDenied
+from portal.exceptions import ApplicationError
+
+
+class AgentApi(APIView):
+    authentication_classes = [AgentTokenAuthentication]
+    throttle_classes = [AgentRateThrottle]
+
+    @property
+    def agent(self):
+        return self.request.auth.agent
+
+    def subject(self, user_id: str):
+        return selectors.subject_for_agent(agent=self.agent, user_id=user_id)
+
+    def require_consent(self, subject, category: str) -> None:
+        if category not in selectors.consented_categories(subject=subject, agent=self.agent):
+            raise AccessDenied(f"The user has withdrawn consent for '{category}' memory.",
+                               {"category": category, "consent": False})
+
+
+def _not_stored(reason_category: str) -> dict:
+    return {"stored": False, "reason": "consent_withdrawn",
+            "detail": f"The user has not consented to storing '{reason_category}' memory."}
+
+
+class ContextBuildApi(AgentApi):
+    """before_run: the memory an agent should see for this turn, formatted and itemised."""
+
+    permission_classes = [HasScope.of("context:read")]
+
+    class InputSerializer(s.StrictSerializer):
+        user_id = s.user_id_field()
+        session_id = s.session_id_field(required=False)
+        query = serializers.CharField(max_length=s.MAX_QUERY_CHARS, required=False)
+        messages = s.ContextMessageSerializer(many=True, required=False, max_length=s.MAX_CONTEXT_MESSAGES)
+        include = s.IncludeSerializer(required=False)
+        limits = s.LimitsSerializer(required=False)
+        token_budget = serializers.IntegerField(min_value=16, max_value=s.MAX_TOKEN_BUDGET, default=1000)
+        as_of = serializers.DateTimeField(required=False)
+        knowledge_profile = serializers.CharField(max_length=100, required=False)
+
+    class OutputSerializer(serializers.Serializer):
+        context = serializers.CharField()
+        items = s.ContextItemSerializer(many=True)
+        token_count = serializers.IntegerField()
+        omitted = serializers.IntegerField(help_text="Items recalled but left out to fit the token budget.")
+        categories = serializers.ListField(child=serializers.CharField(),
+                                           help_text="Categories the user consents to for this agent.")
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        args = data.validated_data
+        subject = self.subject(args["user_id"])
+        categories = selectors.consented_categories(subject=subject, agent=self.agent)
+        context_request = ContextRequest(
+            session_id=args.get("session_id"), query=args.get("query"), messages=args.get("messages", []),
+            include=args.get("include", {}), limits=args.get("limits", {}), token_budget=args["token_budget"],
+            as_of=args.get("as_of"), knowledge_profile=args.get("knowledge_profile"),
+        )
+        result = context_build(subject=subject, agent=self.agent, request=context_request, categories=categories)
+        services.access_record(subject=subject, agent=self.agent, session_id=args.get("session_id"),
+                               items=result["items"])
+        return Response(self.OutputSerializer({**result, "categories": sorted(categories)}).data)
+
+
+class MessageAppendApi(AgentApi):
+    """after_run: append the turn's messages, in order, once each."""
+
+    permission_classes = [HasScope.of("messages:write")]
+
+    class InputSerializer(s.StrictSerializer):
+        user_id = s.user_id_field()
+        messages = s.MessageInSerializer(many=True, min_length=1, max_length=s.MAX_MESSAGES_PER_APPEND)
+
+    class OutputSerializer(serializers.Serializer):
+        session_id = serializers.CharField()
+        stored = serializers.IntegerField(help_text="How many messages were written.")
+        results = inline_serializer("MessageAppendResult", {
+            "client_message_id": serializers.CharField(allow_null=True),
+            "stored": serializers.BooleanField(),
+            "uid": serializers.CharField(required=False),
+            "seq": serializers.IntegerField(required=False),
+            "reason": serializers.ChoiceField(choices=["duplicate", "consent_withdrawn"], required=False),
+            "detail": serializers.CharField(required=False),
+        }, many=True)
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer, 200: OutputSerializer})
+    def post(self, request, session_id):
+        if not re.fullmatch(s.SESSION_ID, session_id):
+            raise ApplicationError("Invalid session_id in the path.", {"fields": {"session_id": [s.SESSION_ID]}})
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        subject = self.subject(data.validated_data["user_id"])
+        results = services.messages_append(subject=subject, agent=self.agent, session_id=session_id,
+                                           messages=data.validated_data["messages"])
+        stored = sum(1 for r in results if r["stored"])
+        body = self.OutputSerializer({"session_id": session_id, "stored": stored, "results": results}).data
+        return Response(body, status=status.HTTP_201_CREATED if stored else status.HTTP_200_OK)
+
+
+class TraceStartApi(AgentApi):
+    """Start a reasoning trace for a task in a session."""
+
+    permission_classes = [HasScope.of("traces:write")]
+
+    class InputSerializer(s.StrictSerializer):
+        user_id = s.user_id_field()
+        session_id = s.session_id_field()
+        task = serializers.CharField(max_length=s.MAX_QUERY_CHARS)
+
+    @extend_schema(request=InputSerializer, responses={201: inline_serializer("TraceStarted", {
+        "uid": serializers.CharField(allow_null=True), "stored": serializers.BooleanField()})})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        args = data.validated_data
+        subject = self.subject(args["user_id"])
+        if "reasoning" not in selectors.consented_categories(subject=subject, agent=self.agent):
+            return Response({"uid": None, **_not_stored("reasoning")})
+        uid = services.trace_start(subject=subject, agent=self.agent, session_id=args["session_id"], task=args["task"])
+        return Response({"uid": uid, "stored": True}, status=status.HTTP_201_CREATED)
+
+
+class TraceStepAddApi(AgentApi):
+    """Add a step, with its tool calls, to an open trace."""
+
+    permission_classes = [HasScope.of("traces:write")]
+
+    class InputSerializer(s.StrictSerializer):
+        user_id = s.user_id_field()
+        thought = serializers.CharField(max_length=s.MAX_CONTENT_CHARS, required=False)
+        action = serializers.CharField(max_length=s.MAX_CONTENT_CHARS, required=False)
+        observation = serializers.CharField(max_length=s.MAX_CONTENT_CHARS, required=False)
+        tool_calls = s.ToolCallSerializer(many=True, required=False, max_length=s.MAX_TOOL_CALLS)
+
+    @extend_schema(request=InputSerializer, responses={201: inline_serializer("TraceStepAdded", {
+        "uid": serializers.CharField(), "order": serializers.IntegerField(),
+        "tool_call_uids": serializers.ListField(child=serializers.CharField())})})
+    def post(self, request, trace_uid):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        args = data.validated_data
+        subject = self.subject(args["user_id"])
+        self.require_consent(subject, "reasoning")
+        step = services.trace_step_add(
+            subject=subject, trace_uid=trace_uid, thought=args.get("thought"), action=args.get("action"),
+            observation=args.get("observation"), tool_calls=args.get("tool_calls", []),
+        )
+        return Response(step, status=status.HTTP_201_CREATED)
+
+
+class TraceCompleteApi(AgentApi):
+    """Close a trace with its outcome."""
+
+    permission_classes = [HasScope.of("traces:write")]
+
+    class InputSerializer(s.StrictSerializer):
+        user_id = s.user_id_field()
+        outcome = serializers.CharField(max_length=s.MAX_CONTENT_CHARS)
+        success = serializers.BooleanField()
+
+    @extend_schema(request=InputSerializer, responses={200: inline_serializer("TraceCompleted", {
+        "uid": serializers.CharField(), "completed": serializers.BooleanField()})})
+    def post(self, request, trace_uid):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        args = data.validated_data
+        subject = self.subject(args["user_id"])
+        self.require_consent(subject, "reasoning")
+        services.trace_complete(subject=subject, trace_uid=trace_uid, outcome=args["outcome"], success=args["success"])
+        return Response({"uid": trace_uid, "completed": True})
+
+
+class ItemListApi(AgentApi):
+    """A subject's messages, facts, preferences, entities or traces, newest first, cursor-paginated."""
+
+    permission_classes = [HasScope.of("context:read")]
+
+    class FilterSerializer(s.StrictSerializer):
+        cursor = serializers.CharField(max_length=512, required=False)
+        limit = serializers.IntegerField(min_value=1, max_value=200, default=50)
+
+    @extend_schema(parameters=[FilterSerializer], responses=inline_serializer("ItemPage", {
+        "items": serializers.ListField(child=serializers.DictField()),
+        "next": serializers.CharField(allow_null=True)}))
+    def get(self, request, user_id, kind):
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        subject = self.subject(user_id)
+        self.require_consent(subject, KIND_CATEGORY[kind])
+        page = selectors.item_list(user_id=subject.user_id, kind=kind, **filters.validated_data)
+        return Response(page)
+
+
+class ItemDetailApi(AgentApi):
+    """One item of a subject; DELETE forgets it with what was derived only from it."""
+
+    def get_permissions(self):
+        scope = "messages:write" if self.request.method == "DELETE" else "context:read"
+        return [HasScope.of(scope)()]
+
+    @extend_schema(responses=serializers.DictField())
+    def get(self, request, user_id, kind, uid):
+        subject = self.subject(user_id)
+        self.require_consent(subject, KIND_CATEGORY[kind])
+        return Response(selectors.item_get(user_id=subject.user_id, kind=kind, uid=uid))
+
+    @extend_schema(responses={200: inline_serializer("ItemDeleted", {"deleted": serializers.IntegerField()})})
+    def delete(self, request, user_id, kind, uid):
+        subject = self.subject(user_id)
+        return Response({"deleted": services.item_delete(user_id=subject.user_id, kind=kind, uid=uid)})

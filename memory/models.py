@@ -1,0 +1,130 @@
+"""Relational side of memory governance: subjects, agents and tokens, grants, consent, access log."""
+
+import hashlib
+import secrets
+import uuid
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+
+SCOPES = ("context:read", "messages:write", "traces:write", "knowledge:read")
+CATEGORIES = ("history", "long_term", "reasoning")
+TOKEN_PREFIX = "mp"
+
+
+def _public_id() -> str:
+    return uuid.uuid4().hex
+
+
+def validate_scopes(value):
+    unknown = sorted(set(value) - set(SCOPES))
+    if not isinstance(value, list) or unknown:
+        raise ValidationError(f"Unknown scopes {unknown}; choose from {', '.join(SCOPES)}.")
+
+
+class Subject(models.Model):
+    """A person whose memory the graph holds; `user_id` is the public id on every memory node."""
+
+    account = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="subject")
+    user_id = models.CharField(max_length=64, unique=True, default=_public_id, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.account} ({self.user_id})"
+
+
+class Agent(models.Model):
+    """An AI agent that calls the API with a bearer token."""
+
+    agent_id = models.SlugField(max_length=64, unique=True, help_text="Stable public id, stored on the graph.")
+    name = models.CharField(max_length=120)
+    scopes = models.JSONField(default=list, validators=[validate_scopes])
+    rate_limit_per_minute = models.PositiveIntegerField(default=1200)
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.name
+
+
+class AgentToken(models.Model):
+    """A bearer token; only its SHA-256 digest is stored, the secret is shown once."""
+
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="tokens")
+    name = models.CharField(max_length=120, blank=True)
+    prefix = models.CharField(max_length=16, unique=True)
+    digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    @staticmethod
+    def new_secret() -> tuple[str, str, str]:
+        """Return (token, prefix, digest) for a fresh random token."""
+        prefix = secrets.token_hex(6)
+        token = f"{TOKEN_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
+        return token, prefix, AgentToken.digest_of(token)
+
+    @staticmethod
+    def digest_of(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @property
+    def is_usable(self) -> bool:
+        now = timezone.now()
+        return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
+
+    def __str__(self):
+        return f"{self.agent} {TOKEN_PREFIX}_{self.prefix}_…"
+
+
+class Grant(models.Model):
+    """A subject's permission for one agent to use their memory; paused or revoked, it allows nothing."""
+
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="grants")
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="grants")
+    granted_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["subject", "agent"], name="one_grant_per_agent")]
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+class ConsentRecord(models.Model):
+    """One row of the append-only consent ledger; the newest row for a scope decides."""
+
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="consent_records")
+    agent = models.ForeignKey(
+        Agent, on_delete=models.CASCADE, null=True, blank=True, help_text="Empty means every agent."
+    )
+    category = models.CharField(max_length=20, choices=[(c, c) for c in CATEGORIES])
+    granted = models.BooleanField()
+    policy_version = models.CharField(max_length=20, default=settings.CONSENT_POLICY_VERSION)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["subject", "category", "-created_at"])]
+
+    def save(self, *args, **kwargs):
+        if self.pk:
+            raise ValidationError("The consent ledger is append-only.")
+        super().save(*args, **kwargs)
+
+
+class MemoryAccess(models.Model):
+    """Which memory items a context response gave to which agent (memory attribution)."""
+
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="accesses")
+    agent = models.ForeignKey(Agent, on_delete=models.SET_NULL, null=True)
+    session_id = models.CharField(max_length=128, blank=True)
+    items = models.JSONField(default=list, help_text="[{type, uid, score}] without content")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)

@@ -1,0 +1,208 @@
+"""Writes of memory and of its governance records."""
+
+import hashlib
+import json
+from datetime import datetime
+
+import redis
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from neomodel import db
+
+from memory import cypher
+from memory.embeddings import get_embedder
+from memory.models import CATEGORIES, Agent, AgentToken, ConsentRecord, Grant, MemoryAccess, Subject
+from memory.selectors import ITEM_KINDS, consented_categories
+from portal.exceptions import ApplicationError, NotFound
+
+LOCK_TIMEOUT_SECONDS = 30
+LOCK_WAIT_SECONDS = 10
+
+
+class ConversationBusy(ApplicationError):
+    status_code = 409
+
+
+def subject_get_or_create(*, user) -> Subject:
+    subject, _ = Subject.objects.get_or_create(account=user)
+    return subject
+
+
+def agent_token_issue(*, agent: Agent, name: str = "", expires_at: datetime | None = None) -> tuple[AgentToken, str]:
+    """Create a token and return it with its secret, which is not stored and cannot be shown again."""
+    secret, prefix, digest = AgentToken.new_secret()
+    token = AgentToken.objects.create(agent=agent, name=name, prefix=prefix, digest=digest, expires_at=expires_at)
+    return token, secret
+
+
+def agent_token_revoke(*, token: AgentToken) -> None:
+    AgentToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+@transaction.atomic
+def grant_create(*, subject: Subject, agent: Agent, actor=None) -> Grant:
+    """Let an agent use the subject's memory, consenting to every category for it (the ledger records it)."""
+    grant, created = Grant.objects.get_or_create(subject=subject, agent=agent)
+    if not created:
+        grant.revoked_at = None
+        grant.granted_at = timezone.now()
+        grant.save(update_fields=["revoked_at", "granted_at"])
+    for category in CATEGORIES:
+        ConsentRecord.objects.create(subject=subject, agent=agent, category=category, granted=True, actor=actor)
+    return grant
+
+
+def grant_revoke(*, subject: Subject, agent: Agent) -> None:
+    Grant.objects.filter(subject=subject, agent=agent, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def consent_record(*, subject: Subject, agent: Agent | None, category: str, granted: bool, actor=None) -> ConsentRecord:
+    if category not in CATEGORIES:
+        raise ApplicationError(f"Unknown consent category {category!r}; choose from {', '.join(CATEGORIES)}.")
+    return ConsentRecord.objects.create(subject=subject, agent=agent, category=category, granted=granted, actor=actor)
+
+
+def _redis() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+def conversation_lock(*, user_id: str, session_id: str):
+    """A lock per conversation that holds across processes and web nodes."""
+    return _redis().lock(
+        f"lock:conversation:{user_id}:{session_id}", timeout=LOCK_TIMEOUT_SECONDS, blocking_timeout=LOCK_WAIT_SECONDS
+    )
+
+
+def content_hash(*, role: str, content: str) -> str:
+    return hashlib.sha256(f"{role}\x00{content}".encode()).hexdigest()
+
+
+def messages_append(*, subject: Subject, agent: Agent, session_id: str, messages: list[dict]) -> list[dict]:
+    """Append messages in order, once each, and return per message whether it was stored and why not.
+
+    A message is a repeat when its client id is already stored in the conversation, or, without a
+    client id, when the same role and content are among the last few messages (a retried call).
+    """
+    if "history" not in consented_categories(subject=subject, agent=agent):
+        return [
+            {"client_message_id": m.get("client_message_id"), "stored": False,
+             "reason": "consent_withdrawn", "detail": "The user has not consented to storing conversation history."}
+            for m in messages
+        ]
+    user_id = subject.user_id
+    rows = [
+        {"role": m["role"], "content": m["content"], "client_id": m.get("client_message_id"),
+         "content_hash": content_hash(role=m["role"], content=m["content"])}
+        for m in messages
+    ]
+    vectors = get_embedder().embed([row["content"] for row in rows])
+    for row, vector in zip(rows, vectors):
+        row["embedding"] = vector.tolist()
+
+    lock = conversation_lock(user_id=user_id, session_id=session_id)
+    if not lock.acquire():
+        raise ConversationBusy("Another append to this conversation is taking too long; retry shortly.")
+    try:
+        with db.transaction:
+            conversation_uid = db.cypher_query(
+                cypher.CONVERSATION_MERGE, {"user_id": user_id, "session_id": session_id, "agent_id": agent.agent_id}
+            )[0][0][0]
+            seen, _ = db.cypher_query(cypher.MESSAGES_SEEN, {
+                "user_id": user_id, "session_id": session_id, "window": 2 * len(rows),
+                "client_ids": [r["client_id"] for r in rows if r["client_id"]],
+                "hashes": [r["content_hash"] for r in rows if not r["client_id"]],
+            })
+            seen_ids = {client_id: (uid, seq) for uid, seq, client_id, _ in seen if client_id}
+            seen_hashes = {digest: (uid, seq) for uid, seq, client_id, digest in seen if not client_id}
+            results, fresh = [], []
+            for row in rows:
+                repeat = seen_ids.get(row["client_id"]) if row["client_id"] else seen_hashes.get(row["content_hash"])
+                if repeat:
+                    results.append({"client_message_id": row["client_id"], "stored": False, "reason": "duplicate",
+                                    "uid": repeat[0], "seq": repeat[1],
+                                    "detail": "Already stored; nothing was written twice."})
+                else:
+                    results.append(None)
+                    fresh.append(row)
+                    # A batch may not repeat itself either.
+                    if row["client_id"]:
+                        seen_ids[row["client_id"]] = ("", 0)
+            created = []
+            if fresh:
+                created, _ = db.cypher_query(cypher.MESSAGES_APPEND, {
+                    "conversation_uid": conversation_uid, "user_id": user_id, "agent_id": agent.agent_id,
+                    "messages": fresh,
+                })
+    finally:
+        lock.release()
+
+    stored = iter(created)
+    for i, result in enumerate(results):
+        if result is None:
+            uid, seq, client_id, _ = next(stored)
+            results[i] = {"client_message_id": client_id, "stored": True, "uid": uid, "seq": seq}
+    return results
+
+
+def trace_start(*, subject: Subject, agent: Agent, session_id: str, task: str) -> str:
+    embedding = get_embedder().embed([task])[0].tolist()
+    rows, _ = db.cypher_query(cypher.TRACE_START, {
+        "user_id": subject.user_id, "session_id": session_id, "agent_id": agent.agent_id,
+        "task": task, "embedding": embedding,
+    })
+    return rows[0][0]
+
+
+def trace_step_add(*, subject: Subject, trace_uid: str, thought: str | None, action: str | None,
+                   observation: str | None, tool_calls: list[dict]) -> dict:
+    rows, _ = db.cypher_query(cypher.TRACE_STEP_ADD, {
+        "user_id": subject.user_id, "trace_uid": trace_uid, "thought": thought, "action": action,
+        "observation": observation, "tool_calls": [_tool_call_row(call) for call in tool_calls],
+    })
+    if not rows:
+        raise NotFound("No open reasoning trace with that id.")
+    step_uid, order, call_uids = rows[0]
+    return {"uid": step_uid, "order": order, "tool_call_uids": call_uids}
+
+
+def _tool_call_row(call: dict) -> dict:
+    # Arguments and results are free-form JSON; the graph stores them as JSON text.
+    return {
+        "tool_name": call["tool_name"], "arguments": json.dumps(call.get("arguments")),
+        "result": json.dumps(call.get("result")), "status": call.get("status"), "error": call.get("error"),
+        "duration_ms": call.get("duration_ms"),
+    }
+
+
+def trace_complete(*, subject: Subject, trace_uid: str, outcome: str, success: bool) -> None:
+    rows, _ = db.cypher_query(cypher.TRACE_COMPLETE, {
+        "user_id": subject.user_id, "trace_uid": trace_uid, "outcome": outcome, "success": success,
+    })
+    if not rows:
+        raise NotFound("No open reasoning trace with that id.")
+
+
+def item_delete(*, user_id: str, kind: str, uid: str) -> int:
+    """Forget one item of a subject, with what was derived only from it; return the nodes deleted."""
+    params = {"user_id": user_id, "uid": uid}
+    with db.transaction:
+        if kind == "messages":
+            if not db.cypher_query(cypher.MESSAGE_UNLINK, params)[0][0][0]:
+                raise NotFound("No message with that id.")
+            derived = db.cypher_query(cypher.MESSAGE_DERIVED_DELETE, params)[0][0][0]
+            orphans = db.cypher_query(cypher.MESSAGE_ORPHANS_DELETE, params)[0][0][0]
+            deleted = derived + orphans
+        else:
+            deleted = 0
+        rows, _ = db.cypher_query(cypher.NODE_DELETE[ITEM_KINDS[kind][0]], params)
+        if not rows:
+            raise NotFound(f"No {kind[:-1]} with that id.")
+    return deleted + rows[0][0]
+
+
+def access_record(*, subject: Subject, agent: Agent, session_id: str, items: list[dict]) -> MemoryAccess:
+    return MemoryAccess.objects.create(
+        subject=subject, agent=agent, session_id=session_id or "",
+        items=[{"type": item["type"], "uid": item["id"], "score": item["score"]} for item in items],
+    )
