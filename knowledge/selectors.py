@@ -1,20 +1,18 @@
 """Reads of the knowledge graph: vector, fulltext and hybrid search, enriched by a profile's Cypher."""
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import neo4j
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
 from neo4j.exceptions import ClientError
 from neomodel import db
 
 from knowledge import cypher
 from knowledge.models import RetrievalProfile
 from memory.embeddings import get_embedder
-from portal.exceptions import ApplicationError
+from memory.selectors import AccessDenied
+from portal.exceptions import ApplicationError, NotFound
 
 CONVERSATION_ROLES = ("user", "assistant")
 RESERVED_COLUMNS = ("text", "score", "uid")
@@ -85,9 +83,9 @@ def retrieval_profile_get_for_agent(*, agent, name: str | None) -> RetrievalProf
         return agent.retrieval_profiles.order_by("name").first()
     profile = RetrievalProfile.objects.filter(name=name).first()
     if profile is None:
-        raise Http404(f"No retrieval profile named {name!r}.")
+        raise NotFound(f"No retrieval profile named {name!r}.", {"profile": name})
     if not profile.agents.filter(pk=agent.pk).exists():
-        raise PermissionDenied(f"This agent may not use the retrieval profile {name!r}.")
+        raise AccessDenied(f"This agent may not use the retrieval profile {name!r}.", {"profile": name})
     return profile
 
 
@@ -99,6 +97,8 @@ def knowledge_context(
     Each line reads `[Score: 0.892] [company: Apple Inc.] [risks: ...] chunk text`. Without
     `profile_name` the agent's first profile (by name) is used; an agent with none gets nothing.
     """
+    from memory.context import count_tokens  # deferred: memory.context calls this selector
+
     profile = retrieval_profile_get_for_agent(agent=agent, name=profile_name)
     if profile is None or not query.strip():
         return []
@@ -106,7 +106,7 @@ def knowledge_context(
     spent = 0
     for item in knowledge_search(profile=profile, query=query, top_k=top_k):
         text = knowledge_item_format(item=item)
-        tokens = _estimate_tokens(text)
+        tokens = count_tokens(text)
         if spent + tokens > token_budget:
             break
         spent += tokens
@@ -228,11 +228,6 @@ def _plain(value: Any) -> Any:
     if hasattr(value, "iso_format"):
         return value.iso_format()
     return value
-
-
-def _estimate_tokens(text: str) -> int:
-    """Estimate tokens at four characters each, as is usual for English prose."""
-    return math.ceil(len(text) / 4)
 
 
 def _indexes() -> list[dict]:

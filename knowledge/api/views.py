@@ -1,0 +1,46 @@
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from knowledge.api.serializers import KnowledgeItemSerializer
+from knowledge.selectors import knowledge_query_text, knowledge_search, retrieval_profile_get_for_agent
+from memory.api import serializers as memory_serializers
+from memory.api.authentication import AgentTokenAuthentication
+from memory.api.permissions import HasScope
+from memory.api.throttling import AgentRateThrottle
+from portal.exceptions import ApplicationError
+
+
+class KnowledgeSearchApi(APIView):
+    """Search the curated knowledge graph through a retrieval profile the agent is allowed to use."""
+
+    authentication_classes = [AgentTokenAuthentication]
+    permission_classes = [HasScope.of("knowledge:read")]
+    throttle_classes = [AgentRateThrottle]
+
+    class InputSerializer(memory_serializers.StrictSerializer):
+        profile = serializers.SlugField(max_length=100)
+        query = serializers.CharField(max_length=memory_serializers.MAX_QUERY_CHARS, required=False)
+        messages = memory_serializers.ContextMessageSerializer(
+            many=True, required=False, max_length=memory_serializers.MAX_CONTEXT_MESSAGES,
+            help_text="Used when there is no query: the profile's last user/assistant messages make it.",
+        )
+        top_k = serializers.IntegerField(min_value=1, max_value=100, required=False)
+
+    class OutputSerializer(serializers.Serializer):
+        profile = serializers.CharField()
+        query = serializers.CharField(help_text="The text that was searched for.")
+        items = KnowledgeItemSerializer(many=True)
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        args = data.validated_data
+        if "query" in args and "messages" in args:
+            raise ApplicationError("Send either query or messages, not both.", {"fields": {"query": ["Not with messages."]}})
+        profile = retrieval_profile_get_for_agent(agent=request.auth.agent, name=args["profile"])
+        query = args.get("query") or knowledge_query_text(messages=args.get("messages", []), window=profile.message_window)
+        items = knowledge_search(profile=profile, query=query, top_k=args.get("top_k"))
+        return Response(self.OutputSerializer({"profile": profile.name, "query": query, "items": items}).data)
