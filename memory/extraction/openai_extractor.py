@@ -1,10 +1,12 @@
 """The OpenAI extractor: one chat completion constrained by a JSON schema (structured outputs)."""
 
 import json
+import re
 from datetime import date
 
 from django.conf import settings
 
+from memory.extraction.english import NEGATION as NEGATION_PATTERN
 from memory.extraction.results import (
     ENTITY_TYPES,
     ExtractedEntity,
@@ -15,6 +17,7 @@ from memory.extraction.results import (
     Extraction,
 )
 
+NEGATION = re.compile(NEGATION_PATTERN)
 RELATION_TYPES = (
     "EMPLOYED_BY", "MEMBER_OF", "SUBSIDIARY_OF", "HEADQUARTERS_AT", "LOCATED_AT", "RESIDES_AT", "USES", "OWNS",
     "PARTNER_WITH", "OCCURRED_AT", "PARTICIPATED_IN", "INVOLVED", "KNOWS", "ALIAS_OF", "RELATED_TO",
@@ -109,24 +112,29 @@ class OpenAIExtractor:
                 name=name, type=item["type"], aliases=aliases,
                 mentions=_locate([name, *aliases, *item["mentions"]], text), confidence=0.8,
             )
-        relations = [
-            ExtractedRelation(
-                source=entities[r["source"].strip().lower()].name, type=r["type"],
-                target=entities[r["target"].strip().lower()].name, confidence=min(max(float(r["confidence"]), 0.0), 1.0),
-            )
-            for r in payload["relations"]
-            if r["source"].strip().lower() in entities and r["target"].strip().lower() in entities
-        ]
-        facts = [
-            ExtractedFact(
-                subject=f["subject"].strip(), predicate=f["predicate"].strip().upper().replace(" ", "_"),
-                object=f["object"].strip(),
-                cardinality="single" if f["cardinality"] == "single" or f["predicate"].upper() in single else "multi",
-                confidence=0.8, valid_from=_iso_date(f["valid_from"]),
-            )
-            for f in payload["facts"]
-            if f["subject"].strip() and f["predicate"].strip() and f["object"].strip()
-        ]
+        relations, negated = [], set()
+        for r in payload["relations"]:
+            source, target = entities.get(r["source"].strip().lower()), entities.get(r["target"].strip().lower())
+            if source is None or target is None:
+                continue
+            if _negated_between(source, target, text):
+                negated.add((source.name.lower(), target.name.lower()))
+                continue
+            relations.append(ExtractedRelation(
+                source=source.name, type=r["type"], target=target.name,
+                confidence=min(max(float(r["confidence"]), 0.0), 1.0),
+            ))
+        facts = []
+        for f in payload["facts"]:
+            predicate = re.sub(r"\W+", "_", f["predicate"].strip()).strip("_").upper()
+            if (f["subject"].strip().lower(), f["object"].strip().lower()) in negated:
+                continue
+            if f["subject"].strip() and predicate and f["object"].strip():
+                facts.append(ExtractedFact(
+                    subject=f["subject"].strip(), predicate=predicate, object=f["object"].strip(),
+                    cardinality="single" if f["cardinality"] == "single" or predicate in single else "multi",
+                    confidence=0.8, valid_from=_iso_date(f["valid_from"]),
+                ))
         preferences = [
             ExtractedPreference(category=(p["category"].strip().lower() or "general"), preference=p["preference"].strip(), confidence=0.8)
             for p in payload["preferences"]
@@ -147,6 +155,20 @@ def _locate(forms: list[str], text: str) -> list[ExtractedMention]:
                 found[(start, end)] = ExtractedMention(text=text[start:end], start=start, end=end, confidence=0.8)
             start = lowered.find(form.lower(), end)
     return [found[key] for key in sorted(found)]
+
+
+def _negated_between(source: ExtractedEntity, target: ExtractedEntity, text: str) -> bool:
+    """Return whether the message negates the link it draws between two mentions in one clause.
+
+    A guard, not the main defence: the instructions already forbid negated relations.
+    """
+    for left in source.mentions:
+        for right in target.mentions:
+            first, second = sorted((left, right), key=lambda m: m.start)
+            between = text[first.end:second.start]
+            if first.end <= second.start and not re.search(r"[.!?;]", between) and NEGATION.search(between):
+                return True
+    return False
 
 
 def _iso_date(value: str | None) -> date | None:

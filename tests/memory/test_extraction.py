@@ -1,11 +1,17 @@
+import json
 from datetime import date
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.test import override_settings
 
 from memory.extraction import get_extractor
 from memory.extraction.offline import OfflineExtractor
 from memory.extraction.openai_extractor import OpenAIExtractor
+from tests.conftest import ROOT
+
+GOLD = ROOT.parent / "shared" / "benchmarks" / "poleo" / "poleo_gold.json"
 
 
 def extract(text, **kwargs):
@@ -126,3 +132,15 @@ def test_preferences_by_category_and_never_positive_when_negated():
 def test_get_extractor_follows_settings(overrides, expected):
     with override_settings(**overrides):
         assert isinstance(get_extractor(), expected)
+
+
+def test_bench_extraction_prints_scores_and_counts_negated_relations():
+    out = StringIO()
+    with override_settings(EXTRACTOR="offline"):
+        call_command("bench_extraction", gold=str(GOLD), stdout=out)
+    result = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert result["extractor"] == "offline" and result["documents"] == 10
+    for scores in (result["entities"]["typed"], result["entities"]["untyped"], result["relations"]):
+        assert set(scores) >= {"precision", "recall", "f1"} and 0.0 <= scores["f1"] <= 1.0
+    assert result["entities"]["typed"]["f1"] <= result["entities"]["untyped"]["f1"]
+    assert result["relations"]["gold"] == 29 and result["negative_relations_emitted"] == 0

@@ -1,0 +1,77 @@
+from datetime import date
+
+import pytest
+from django.test import override_settings
+
+from memory.extraction import get_extractor
+from memory.extraction.openai_extractor import OpenAIExtractor
+from tests.openai_server import OpenAIStub
+
+
+@pytest.fixture
+def openai_stub():
+    with OpenAIStub() as stub, override_settings(
+        OPENAI_API_KEY="sk-test", OPENAI_BASE_URL=stub.url, EXTRACTOR="", OPENAI_EXTRACTION_MODEL="stub-model",
+    ):
+        yield stub
+
+
+def test_extracts_through_the_real_sdk_with_a_json_schema(openai_stub):
+    text = "Marta Kowalski joined Fjord Systems in 2021. I prefer green tea."
+    extractor = get_extractor()
+    assert isinstance(extractor, OpenAIExtractor)
+    result = extractor.extract(text=text, context="Earlier we talked about Bergen.", reference_date=date(2026, 1, 5))
+
+    request = openai_stub.requests[-1]
+    assert request["path"] == "/v1/chat/completions" and request["authorization"] == "Bearer sk-test"
+    body = request["body"]
+    assert body["model"] == "stub-model"
+    assert body["response_format"]["type"] == "json_schema" and body["response_format"]["json_schema"]["strict"] is True
+    assert "Reference date: 2026-01-05" in body["messages"][-1]["content"]
+    assert "Earlier context:\nEarlier we talked about Bergen." in body["messages"][-1]["content"]
+
+    assert {(e.name, e.type) for e in result.entities} == {("Marta Kowalski", "PERSON"), ("Fjord Systems", "ORGANIZATION")}
+    for entity in result.entities:
+        assert [text[m.start:m.end] for m in entity.mentions] == [entity.name]
+    assert [(r.source, r.type, r.target) for r in result.relations] == [("Marta Kowalski", "EMPLOYED_BY", "Fjord Systems")]
+    fact = result.facts[0]
+    assert (fact.predicate, fact.cardinality, fact.valid_from) == ("EMPLOYED_BY", "single", date(2021, 1, 1))
+    assert [(p.category, p.preference) for p in result.preferences] == [("food", "green tea")]
+    assert result.extractor == "openai"
+
+
+def test_a_negated_link_the_model_returns_is_dropped(openai_stub):
+    result = get_extractor().extract(text="Marta Kowalski did not join Fjord Systems.")
+    assert result.relations == [] and result.facts == []
+    assert len(result.entities) == 2
+    kept = get_extractor().extract(text="Marta Kowalski did not hesitate. She joined Fjord Systems.")
+    assert [r.type for r in kept.relations] == ["EMPLOYED_BY"]
+
+
+def test_answers_naming_unknown_entities_or_types_are_dropped():
+    with override_settings(OPENAI_API_KEY="sk-test", OPENAI_BASE_URL="http://127.0.0.1:9/v1"):
+        extractor = OpenAIExtractor()
+    payload = {
+        "entities": [
+            {"name": "Ada Byron", "type": "PERSON", "aliases": ["Ada"], "mentions": ["Ada", "Countess"]},
+            {"name": "Ada Byron", "type": "PERSON", "aliases": [], "mentions": []},
+        ],
+        "relations": [{"source": "Ada Byron", "type": "EMPLOYED_BY", "target": "Nobody Ltd", "confidence": 3}],
+        "facts": [{"subject": "user", "predicate": "lives in", "object": "Leeds", "valid_from": "soon", "cardinality": "multi"}],
+        "preferences": [],
+    }
+    with override_settings(SINGLE_VALUED_PREDICATES=["LIVES_IN"]):
+        result = extractor._parse(payload, text="Ada Byron wrote; Ada smiled.")
+    assert len(result.entities) == 1
+    assert [(m.text, m.start) for m in result.entities[0].mentions] == [("Ada Byron", 0), ("Ada", 17)]
+    assert result.relations == []
+    assert (result.facts[0].predicate, result.facts[0].cardinality, result.facts[0].valid_from) == ("LIVES_IN", "single", None)
+
+
+def test_the_stub_serves_embeddings_to_the_sdk_embedder(openai_stub):
+    from memory.embeddings import OpenAIEmbedder
+
+    with override_settings(OPENAI_EMBEDDING_DIMENSIONS=16):
+        vectors = OpenAIEmbedder().embed(["alpha", "beta", "alpha"])
+    assert vectors.shape == (3, 16)
+    assert float(vectors[0] @ vectors[2]) == pytest.approx(1.0) and float(vectors[0] @ vectors[1]) < 0.99
