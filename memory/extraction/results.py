@@ -5,7 +5,6 @@ from datetime import date
 from typing import Protocol
 
 ENTITY_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT")
-CARDINALITIES = ("single", "multi")
 
 
 @dataclass(frozen=True)
