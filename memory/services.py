@@ -79,59 +79,60 @@ def content_hash(*, role: str, content: str) -> str:
 
 
 def messages_append(*, subject: Subject, agent: Agent, session_id: str, messages: list[dict]) -> list[dict]:
-    """Append messages in order, once each, and return per message whether it was stored and why not.
-
-    A message is a repeat when its client id is already stored in the conversation, or, without a
-    client id, when the same role and content are among the last few messages (a retried call).
-    """
+    """Append messages in order, once each, and return per message whether it was stored and why not."""
     if "history" not in consented_categories(subject=subject, agent=agent):
         return [
             {"client_message_id": m.get("client_message_id"), "stored": False,
              "reason": "consent_withdrawn", "detail": "The user has not consented to storing conversation history."}
             for m in messages
         ]
-    user_id = subject.user_id
     rows = [
         {"role": m["role"], "content": m["content"], "client_id": m.get("client_message_id"),
          "content_hash": content_hash(role=m["role"], content=m["content"])}
         for m in messages
     ]
+    # Embed before taking the lock, so the lock is held only for the write.
     vectors = get_embedder().embed([row["content"] for row in rows])
     for row, vector in zip(rows, vectors):
         row["embedding"] = vector.tolist()
+    return conversation_append(user_id=subject.user_id, agent_id=agent.agent_id, session_id=session_id, rows=rows)
 
+
+def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: list[dict]) -> list[dict]:
+    """Write embedded message rows at the end of the conversation's chain, skipping repeats.
+
+    A row is a repeat when its client id is already stored in the conversation, or, without a
+    client id, when the same role and content are among the last few messages (a retried call).
+    """
     lock = conversation_lock(user_id=user_id, session_id=session_id)
     if not lock.acquire():
         raise ConversationBusy("Another append to this conversation is taking too long; retry shortly.")
     try:
         with db.transaction:
             conversation_uid = db.cypher_query(
-                cypher.CONVERSATION_MERGE, {"user_id": user_id, "session_id": session_id, "agent_id": agent.agent_id}
+                cypher.CONVERSATION_MERGE, {"user_id": user_id, "session_id": session_id, "agent_id": agent_id}
             )[0][0][0]
             seen, _ = db.cypher_query(cypher.MESSAGES_SEEN, {
                 "user_id": user_id, "session_id": session_id, "window": 2 * len(rows),
                 "client_ids": [r["client_id"] for r in rows if r["client_id"]],
                 "hashes": [r["content_hash"] for r in rows if not r["client_id"]],
             })
-            seen_ids = {client_id: (uid, seq) for uid, seq, client_id, _ in seen if client_id}
-            seen_hashes = {digest: (uid, seq) for uid, seq, client_id, digest in seen if not client_id}
+            known = {(client_id or digest): (uid, seq) for uid, seq, client_id, digest in seen}
             results, fresh = [], []
             for row in rows:
-                repeat = seen_ids.get(row["client_id"]) if row["client_id"] else seen_hashes.get(row["content_hash"])
-                if repeat:
+                key = row["client_id"] or row["content_hash"]
+                if key in known:
+                    uid, seq = known[key]
                     results.append({"client_message_id": row["client_id"], "stored": False, "reason": "duplicate",
-                                    "uid": repeat[0], "seq": repeat[1],
-                                    "detail": "Already stored; nothing was written twice."})
-                else:
-                    results.append(None)
-                    fresh.append(row)
-                    # A batch may not repeat itself either.
-                    if row["client_id"]:
-                        seen_ids[row["client_id"]] = ("", 0)
+                                    "uid": uid, "seq": seq, "detail": "Already stored; nothing was written twice."})
+                    continue
+                results.append(None)
+                fresh.append(row)
+                known[key] = (None, None)  # a batch may not repeat itself either
             created = []
             if fresh:
                 created, _ = db.cypher_query(cypher.MESSAGES_APPEND, {
-                    "conversation_uid": conversation_uid, "user_id": user_id, "agent_id": agent.agent_id,
+                    "conversation_uid": conversation_uid, "user_id": user_id, "agent_id": agent_id,
                     "messages": fresh,
                 })
     finally:

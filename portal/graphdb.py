@@ -25,9 +25,12 @@ def configure() -> None:
 
 
 def reconnect() -> None:
-    """Drop an inherited driver: Bolt sockets must not be shared across a fork."""
-    if db.driver is not None:
-        db.close_connection()
+    """Forget a driver inherited through fork; the next query builds this process's own.
+
+    Closing it here would say goodbye on sockets the parent still uses, so it is only dropped.
+    """
+    db.driver = None
+    db._owns_driver = False
 
 
 def server_info() -> dict:

@@ -1,6 +1,8 @@
 """Shared fixtures: a real Neo4j (refused when it holds data), a real Redis, a real worker."""
 
+import contextlib
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -9,7 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 from django.conf import settings
-from neomodel import db
+from neomodel import db, get_config
 
 ROOT = Path(__file__).resolve().parent.parent
 # Nodes with this label mark a graph that only this suite has written to.
@@ -69,3 +71,24 @@ def celery_worker_process():
     proc.terminate()
     proc.wait(timeout=30)
     log.close()
+
+
+def closed_port() -> int:
+    """Return a loopback port that nothing listens on."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def neo4j_unreachable():
+    """Point the process's graph connection at a closed port for the duration of the block."""
+    config = get_config()
+    url = config.database_url
+    db.close_connection()
+    config.database_url = f"bolt://neo4j:neo4j@127.0.0.1:{closed_port()}"
+    try:
+        yield
+    finally:
+        db.close_connection()
+        config.database_url = url
