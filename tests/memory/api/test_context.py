@@ -1,0 +1,133 @@
+"""before_run: relevant memory within a token budget, consent-filtered, attributed, exact per tenant."""
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from neomodel import db
+
+from memory import services
+from memory.embeddings import get_embedder
+from memory.models import MemoryAccess
+
+pytestmark = pytest.mark.django_db
+
+
+def _context(client, user_id, **body):
+    response = client.post("/api/v1/context", {"user_id": user_id, **body}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def _append(client, user_id, session, *contents):
+    client.post(f"/api/v1/conversations/{session}/messages", {"user_id": user_id, "messages": [
+        {"role": "user", "content": c} for c in contents]}, format="json")
+
+
+def _fact(user_id, subject, predicate, obj, *, recorded_at, expired_at=None, status="current"):
+    vector = get_embedder().embed([f"{subject} {predicate} {obj}"])[0].tolist()
+    rows, _ = db.cypher_query(
+        "CREATE (f:Fact {uid: randomUUID(), user_id: $u, subject: $s, predicate: $p, object: $o, status: $status, "
+        "recorded_at: $recorded, expired_at: $expired, embedding: $v}) RETURN f.uid",
+        {"u": user_id, "s": subject, "p": predicate, "o": obj, "status": status, "recorded": recorded_at,
+         "expired": expired_at, "v": vector})
+    return rows[0][0]
+
+
+def test_session_two_recalls_what_session_one_said(granted):
+    subject, _, client = granted
+    _append(client, subject.user_id, "monday", "My favourite launch colour is teal.", "I keep bees on the roof.")
+    body = _context(client, subject.user_id, session_id="tuesday", query="Which colour should the launch use?")
+    assert "teal" in body["context"]
+    recalled = [i for i in body["items"] if i["type"] == "message"]
+    assert recalled[0]["provenance"]["session_id"] == "monday" and "teal" in recalled[0]["text"]
+
+
+def test_recent_turns_of_the_session_come_in_order(granted):
+    subject, _, client = granted
+    _append(client, subject.user_id, "s1", "first", "second", "third")
+    body = _context(client, subject.user_id, session_id="s1", limits={"history": 2, "messages": 0})
+    assert body["context"].splitlines() == ["Conversation so far:", "- user: second", "- user: third"]
+
+
+def test_query_text_comes_from_recent_user_and_assistant_messages(granted):
+    subject, _, client = granted
+    _append(client, subject.user_id, "old", "The garage door code is 4711.", "Our cat is called Miso.")
+    body = _context(client, subject.user_id, session_id="new", limits={"messages": 1}, messages=[
+        {"role": "system", "content": "You are a helpful assistant. Mention the cat."},
+        {"role": "user", "content": "What was the garage code again?"}])
+    assert "4711" in body["context"] and "Miso" not in body["context"]
+
+
+def test_current_facts_only_unless_as_of(granted):
+    subject, _, client = granted
+    then = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    moved = datetime(2026, 3, 1, tzinfo=timezone.utc)
+    _fact(subject.user_id, "Dana", "LIVES_IN", "Porto", recorded_at=then, expired_at=moved, status="superseded")
+    _fact(subject.user_id, "Dana", "LIVES_IN", "Lisbon", recorded_at=moved)
+    now = _context(client, subject.user_id, query="Where does Dana live?", include={"history": False})
+    assert "Lisbon" in now["context"] and "Porto" not in now["context"]
+    past = _context(client, subject.user_id, query="Where does Dana live?", include={"history": False},
+                    as_of=(moved - timedelta(days=30)).isoformat())
+    assert "Porto" in past["context"] and "Lisbon" not in past["context"]
+
+
+def test_token_budget_is_respected(granted):
+    subject, _, client = granted
+    _append(client, subject.user_id, "s1", *[f"Note number {i} about the quarterly planning offsite." for i in range(20)])
+    body = _context(client, subject.user_id, session_id="s2", query="planning offsite", token_budget=40,
+                    limits={"messages": 20})
+    assert 0 < body["token_count"] <= 40
+    assert body["omitted"] > 0
+
+
+def test_withdrawn_categories_are_never_returned(granted):
+    subject, agent, client = granted
+    _append(client, subject.user_id, "s1", "I am allergic to peanuts.")
+    _fact(subject.user_id, "user", "ALLERGIC_TO", "peanuts", recorded_at=datetime.now(timezone.utc))
+    services.consent_record(subject=subject, agent=agent, category="long_term", granted=False)
+    body = _context(client, subject.user_id, session_id="s2", query="allergies peanuts")
+    assert "long_term" not in body["categories"]
+    assert {i["type"] for i in body["items"]} == {"message"}
+    services.consent_record(subject=subject, agent=None, category="history", granted=False)
+    body = _context(client, subject.user_id, session_id="s2", query="allergies peanuts")
+    assert body["items"] == [] and body["context"] == ""
+    listing = client.get(f"/api/v1/users/{subject.user_id}/messages/")
+    assert listing.status_code == 403 and listing.json()["extra"]["category"] == "history"
+
+
+def test_each_response_records_what_it_returned_to_which_agent(granted):
+    subject, agent, client = granted
+    _append(client, subject.user_id, "s1", "The boat is moored in Cascais.")
+    body = _context(client, subject.user_id, session_id="s2", query="where is the boat?")
+    access = MemoryAccess.objects.get(subject=subject)
+    assert access.agent == agent and access.session_id == "s2"
+    assert [a["uid"] for a in access.items] == [i["id"] for i in body["items"]]
+    assert "Cascais" not in str(access.items)  # attribution keeps ids, never content
+
+
+def test_vector_recall_is_exact_per_tenant_despite_closer_strangers(make_subject, granted):
+    """Other users' messages identical to the query must not crowd out the subject's own match."""
+    subject, _, client = granted
+    query = "Where did I park the car?"
+    vector = get_embedder().embed([query])[0].tolist()
+    db.cypher_query(
+        "UNWIND range(1, 300) AS i CREATE (:Message {uid: randomUUID(), user_id: 'stranger-' + toString(i), "
+        "role: 'user', content: $q, seq: 1, embedding: $v, created_at: datetime()})", {"q": query, "v": vector})
+    _append(client, subject.user_id, "s1", "The car is on level 3 of the airport garage.")
+    body = _context(client, subject.user_id, session_id="s2", query=query, limits={"messages": 1})
+    assert "level 3" in body["context"]
+
+
+def test_similar_reasoning_traces_are_offered(granted):
+    subject, _, client = granted
+    trace = client.post("/api/v1/traces", {"user_id": subject.user_id, "session_id": "s1",
+                                           "task": "Book a train from Lisbon to Porto"}, format="json").json()["uid"]
+    client.post(f"/api/v1/traces/{trace}/steps", {"user_id": subject.user_id, "action": "search_trains",
+                                                  "tool_calls": [{"tool_name": "search_trains",
+                                                                  "arguments": {"from": "LIS", "to": "OPO"}}]},
+                format="json")
+    client.post(f"/api/v1/traces/{trace}/complete", {"user_id": subject.user_id, "outcome": "Booked the 9:00 Alfa",
+                                                     "success": True}, format="json")
+    body = _context(client, subject.user_id, query="Get me train tickets to Porto", include={"history": False})
+    traces = [i for i in body["items"] if i["type"] == "trace"]
+    assert traces and "Booked the 9:00 Alfa" in traces[0]["text"] and "search_trains" in traces[0]["text"]
