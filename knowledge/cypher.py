@@ -92,6 +92,10 @@ INDEXES = (
     "RETURN name, type, entityType, options.indexConfig['vector.dimensions'] AS dimensions"
 )
 
+CHUNK_EMBEDDINGS = (
+    "MATCH (c:Chunk) WHERE c.uid IN $uids AND c.embedding IS NOT NULL RETURN c.uid, c.text, c.embedding"
+)
+
 DEMO_UPSERT = (
     "UNWIND $companies AS c "
     "MERGE (company:Company {uid: c.uid}) SET company.name = c.name, company.ticker = c.ticker, "

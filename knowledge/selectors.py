@@ -77,6 +77,12 @@ def knowledge_search(
     return sorted(items, key=lambda item: item.score, reverse=True)
 
 
+def chunk_embeddings_get(*, uids: list[str]) -> dict[str, tuple[str, list[float]]]:
+    """Return the stored (text, embedding) of those chunks that have one, by uid."""
+    rows, _ = db.cypher_query(cypher.CHUNK_EMBEDDINGS, {"uids": uids})
+    return {uid: (text, embedding) for uid, text, embedding in rows}
+
+
 def retrieval_profile_get_for_agent(*, agent, name: str | None) -> RetrievalProfile | None:
     """Return the named profile if the agent may use it; without a name, the agent's first profile."""
     if name is None:

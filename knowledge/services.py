@@ -9,6 +9,7 @@ from neomodel import db
 from knowledge import cypher
 from knowledge.graph import CHUNK_FULLTEXT_INDEX, CHUNK_VECTOR_INDEX
 from knowledge.models import RetrievalProfile
+from knowledge.selectors import chunk_embeddings_get
 from memory.embeddings import get_embedder
 
 DEMO_FILE = Path(__file__).resolve().parent / "demo" / "companies.json"
@@ -25,25 +26,29 @@ DEMO_PROFILE = {
 }
 
 
-def knowledge_chunks_embed(*, companies: list[dict]) -> list[dict]:
+def knowledge_chunks_embed(*, companies: list[dict], known: dict[str, tuple[str, list[float]]] | None = None) -> list[dict]:
     """Return the companies with each document's chunk texts turned into chunks with uid, seq and embedding.
 
-    Chunks are keyed `<document uid>-<n>` by position, so loading the same data twice changes nothing.
+    Chunks are keyed `<document uid>-<n>` by position, so loading the same data twice changes nothing;
+    `known` maps chunk uids to their stored (text, embedding), reused while the text is unchanged.
     """
-    texts = [text for company in companies for document in company["documents"] for text in document["chunks"]]
-    vectors = iter(get_embedder().embed(texts).tolist())
+    known = known or {}
+    texts = {_chunk_uid(d, n): text for c in companies for d in c["documents"] for n, text in enumerate(d["chunks"])}
+    stale = [uid for uid, text in texts.items() if known.get(uid, ("",))[0] != text]
+    embeddings = {uid: embedding for uid, (_, embedding) in known.items()}
+    embeddings.update(zip(stale, get_embedder().embed([texts[uid] for uid in stale]).tolist()))
     return [
         {
             **company,
             "documents": [
                 {
-                    **document,
+                    **d,
                     "chunks": [
-                        {"uid": f"{document['uid']}-{seq}", "seq": seq, "text": text, "embedding": next(vectors)}
-                        for seq, text in enumerate(document["chunks"])
+                        {"uid": _chunk_uid(d, n), "seq": n, "text": text, "embedding": embeddings[_chunk_uid(d, n)]}
+                        for n, text in enumerate(d["chunks"])
                     ],
                 }
-                for document in company["documents"]
+                for d in company["documents"]
             ],
         }
         for company in companies
@@ -70,7 +75,13 @@ def retrieval_profile_upsert(*, name: str, **fields) -> RetrievalProfile:
 def knowledge_demo_load() -> tuple[int, RetrievalProfile]:
     """Load the shipped demo knowledge graph and its profile; return the chunk count and the profile."""
     data = json.loads(DEMO_FILE.read_text())
-    companies = knowledge_chunks_embed(companies=data["companies"])
+    uids = [_chunk_uid(d, n) for c in data["companies"] for d in c["documents"] for n in range(len(d["chunks"]))]
+    known = chunk_embeddings_get(uids=uids)
+    companies = knowledge_chunks_embed(companies=data["companies"], known=known)
     knowledge_graph_upsert(companies=companies)
     count = sum(len(document["chunks"]) for company in companies for document in company["documents"])
     return count, retrieval_profile_upsert(**DEMO_PROFILE)
+
+
+def _chunk_uid(document: dict, seq: int) -> str:
+    return f"{document['uid']}-{seq}"

@@ -1,0 +1,77 @@
+"""knowledge_context: the knowledge section the context endpoint puts next to memory."""
+
+import re
+
+import pytest
+
+from knowledge import cypher
+from knowledge.models import RetrievalProfile
+from knowledge.selectors import KnowledgeItem, knowledge_context, knowledge_item_format
+from memory.context import count_tokens
+from memory.selectors import AccessDenied
+from tests.memory.conftest import make_agent  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+QUERY = "refrigerated freight capacity for frozen meals"
+
+
+@pytest.fixture
+def agent_with_profile(make_profile, make_agent):
+    profile = make_profile(
+        name="company-context", mode=RetrievalProfile.Mode.HYBRID, retrieval_query=cypher.COMPANY_CONTEXT_RETRIEVAL
+    )
+    profile.save()
+    agent, _ = make_agent()
+    profile.agents.add(agent)
+    return agent, profile
+
+
+def test_lines_read_score_then_metadata_then_text(knowledge_graph, agent_with_profile):
+    agent, profile = agent_with_profile
+
+    items = knowledge_context(agent=agent, profile_name=profile.name, query=QUERY, top_k=3, token_budget=2000)
+
+    assert len(items) == 3
+    assert re.match(
+        r"\[Score: 1\.000\] \[company: Brightmoor Foods Corp\.\] \[document: Brightmoor Foods Corp\. annual report 2025\] "
+        r"\[risks: [^\]]+\] \[products: [^\]]+\] Harbour Kitchen frozen meals travel",
+        items[0].text,
+    )
+    assert items[0].uid == "demo-doc-brightmoor-2025-4" and items[0].profile == profile.name
+    assert [i.tokens for i in items] == [count_tokens(i.text) for i in items]
+
+
+def test_the_token_budget_is_kept(knowledge_graph, agent_with_profile):
+    agent, profile = agent_with_profile
+    everything = knowledge_context(agent=agent, profile_name=profile.name, query=QUERY, top_k=5, token_budget=16000)
+    budget = everything[0].tokens + everything[1].tokens
+
+    items = knowledge_context(agent=agent, profile_name=profile.name, query=QUERY, top_k=5, token_budget=budget)
+
+    assert items == everything[:2]
+
+
+def test_without_a_name_the_agents_first_profile_is_used(knowledge_graph, agent_with_profile):
+    agent, _ = agent_with_profile
+
+    assert knowledge_context(agent=agent, profile_name=None, query=QUERY, top_k=1, token_budget=500)
+
+
+def test_an_agent_without_profiles_gets_nothing(knowledge_graph, make_agent):
+    agent, _ = make_agent()
+
+    assert knowledge_context(agent=agent, profile_name=None, query=QUERY, top_k=3, token_budget=500) == []
+
+
+def test_a_profile_not_given_to_the_agent_is_refused(knowledge_graph, agent_with_profile, make_agent):
+    _, profile = agent_with_profile
+    stranger, _ = make_agent()
+
+    with pytest.raises(AccessDenied):
+        knowledge_context(agent=stranger, profile_name=profile.name, query=QUERY, top_k=3, token_budget=500)
+
+
+def test_format_skips_empty_metadata_and_joins_lists():
+    item = KnowledgeItem(score=0.8921, text="Chunk.", metadata={"company": "Acme", "risks": ["a", "b"], "products": []})
+
+    assert knowledge_item_format(item=item) == "[Score: 0.892] [company: Acme] [risks: a, b] Chunk."
