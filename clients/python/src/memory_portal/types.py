@@ -1,0 +1,121 @@
+"""Request and response shapes of the agent API (`/api/v1/`), as typed Python values."""
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, NotRequired, TypedDict
+
+Role = Literal["user", "assistant", "system", "tool"]
+ItemKind = Literal["messages", "facts", "preferences", "entities", "traces"]
+ROLES: tuple[str, ...] = ("user", "assistant", "system", "tool")
+
+
+class ContextMessage(TypedDict):
+    role: Role
+    content: str
+
+
+class MessageIn(TypedDict):
+    role: Role
+    content: str
+    client_message_id: NotRequired[str]
+
+
+class ToolCall(TypedDict):
+    tool_name: str
+    arguments: NotRequired[Any]
+    result: NotRequired[Any]
+    status: NotRequired[Literal["success", "error", "timeout", "cancelled"]]
+    error: NotRequired[str]
+    duration_ms: NotRequired[float]
+
+
+class Include(TypedDict, total=False):
+    history: bool
+    long_term: bool
+    reasoning: bool
+    knowledge: bool
+
+
+class Limits(TypedDict, total=False):
+    history: int
+    messages: int
+    facts: int
+    preferences: int
+    entities: int
+    traces: int
+    knowledge: int
+
+
+@dataclass(frozen=True)
+class ContextItem:
+    """One memory item the context was built from (memory attribution)."""
+
+    id: str
+    type: Literal["message", "fact", "preference", "entity", "trace", "knowledge"]
+    score: float
+    text: str
+    provenance: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ContextResult:
+    context: str
+    items: list[ContextItem]
+    token_count: int
+    omitted: int
+    categories: list[str]
+
+    @classmethod
+    def from_json(cls, body: dict[str, Any]) -> "ContextResult":
+        return cls(
+            context=body["context"], items=[ContextItem(**item) for item in body["items"]],
+            token_count=body["token_count"], omitted=body["omitted"], categories=body["categories"],
+        )
+
+
+@dataclass(frozen=True)
+class MessageResult:
+    """Whether one appended message was stored; when not, `reason` is "duplicate" or "consent_withdrawn"."""
+
+    client_message_id: str | None
+    stored: bool
+    uid: str | None = None
+    seq: int | None = None
+    reason: str | None = None
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    session_id: str
+    stored: int
+    results: list[MessageResult]
+
+    @classmethod
+    def from_json(cls, body: dict[str, Any]) -> "AppendResult":
+        return cls(session_id=body["session_id"], stored=body["stored"],
+                   results=[MessageResult(**result) for result in body["results"]])
+
+
+@dataclass(frozen=True)
+class TraceStarted:
+    """A started trace; `uid` is None and `stored` False when the user withholds consent for reasoning."""
+
+    uid: str | None
+    stored: bool
+    reason: str | None = None
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    uid: str
+    order: int
+    tool_call_uids: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ItemPage:
+    """A page of items, newest first; pass `next` as the cursor for the following page (None at the end)."""
+
+    items: list[dict[str, Any]]
+    next: str | None
