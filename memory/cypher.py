@@ -39,7 +39,7 @@ WITH c, tail, i, $messages[i] AS row
 CREATE (m:Message {
   uid: randomUUID(), user_id: $user_id, role: row.role, content: row.content, embedding: row.embedding,
   seq: c.last_seq + i + 1, client_id: row.client_id, content_hash: row.content_hash, agent_id: $agent_id,
-  created_at: datetime(), extraction_status: 'pending'
+  created_at: datetime(), extraction_status: 'pending', explicit: row.explicit
 })
 CREATE (c)-[:HAS_MESSAGE]->(m)
 WITH c, tail, collect(m) AS created
@@ -249,4 +249,168 @@ ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (t)-[hs:HAS_STEP]->(s:ReasoningStep)
 WITH t, score, s ORDER BY hs.order
 RETURN t.uid, t.task, t.outcome, t.success, score, collect(coalesce(s.action, s.thought))[..5]
+"""
+
+# --- extraction, resolution, supersession ------------------------------------------------------
+
+MESSAGE_FOR_EXTRACTION = """
+MATCH (c:Conversation)-[:HAS_MESSAGE]->(m:Message {uid: $uid, user_id: $user_id})
+OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(earlier:Message)
+WHERE earlier.seq < m.seq AND earlier.seq >= m.seq - 3
+WITH m, earlier ORDER BY earlier.seq
+RETURN m.content, m.role, m.agent_id, m.extraction_status, m.explicit, m.created_at, collect(earlier.content)
+"""
+
+MESSAGE_EXTRACTION_STATUS = """
+MATCH (m:Message {uid: $uid, user_id: $user_id})
+SET m.extraction_status = $status, m.extraction_error = $error
+"""
+
+# The subject's canonical entities: those not merged into another.
+ENTITIES_CANONICAL = """
+MATCH (e:Entity {user_id: $user_id})
+WHERE NOT EXISTS { MATCH (e)-[s:SAME_AS]->() WHERE s.status IN ['auto', 'confirmed'] }
+RETURN e.uid, e.name, e.type, e.aliases, e.embedding
+ORDER BY e.created_at DESC LIMIT $limit
+"""
+
+# A decision already taken on a pair is never proposed again.
+SAME_AS_DECIDED = """
+MATCH (a:Entity {uid: $a, user_id: $user_id})-[s:SAME_AS]-(b:Entity {uid: $b, user_id: $user_id})
+RETURN s.status
+"""
+
+ENTITY_MERGE = """
+MERGE (e:Entity {uid: $uid})
+  ON CREATE SET e.user_id = $user_id, e.name = $name, e.type = $type, e.aliases = $aliases,
+                e.embedding = $embedding, e.created_at = datetime()
+WITH e
+MATCH (m:Message {uid: $message_uid, user_id: $user_id})
+MERGE (m)-[r:MENTIONS]->(e)
+  ON CREATE SET r.confidence = $confidence, r.start = $start, r.end = $end
+RETURN e.uid
+"""
+
+# Proposes (pending) or applies (auto) a merge of `from` into `into`; an auto merge adds the name
+# as an alias of `into` and remembers which aliases it added, so an undo can take exactly those back.
+SAME_AS_CREATE = """
+MATCH (a:Entity {uid: $from_uid, user_id: $user_id}), (b:Entity {uid: $into_uid, user_id: $user_id})
+MERGE (a)-[s:SAME_AS]->(b)
+  ON CREATE SET s.status = $status, s.confidence = $confidence, s.scores = $scores, s.evidence = $evidence,
+                s.created_at = datetime(),
+                s.added_aliases = CASE WHEN $status = 'auto'
+                  THEN [x IN [a.name] + a.aliases WHERE NOT x IN b.aliases AND x <> b.name] ELSE [] END
+WITH b, s
+FOREACH (alias IN CASE WHEN s.status = 'auto' THEN s.added_aliases ELSE [] END |
+  SET b.aliases = b.aliases + alias)
+RETURN s.status
+"""
+
+RELATION_MERGE = """
+MATCH (a:Entity {uid: $source, user_id: $user_id}), (b:Entity {uid: $target, user_id: $user_id})
+MERGE (a)-[r:RELATED_TO {type: $type}]->(b)
+  ON CREATE SET r.confidence = $confidence, r.valid_from = $valid_from, r.message_uid = $message_uid
+"""
+
+# An identical current fact only gains provenance; otherwise the fact is created (idempotently).
+FACT_MERGE = """
+OPTIONAL MATCH (same:Fact {user_id: $user_id, predicate: $predicate, status: 'current'})
+WHERE toLower(same.subject) = toLower($subject) AND toLower(same.object) = toLower($object)
+  AND same.uid <> $uid
+WITH same LIMIT 1
+CALL (same) {
+  WITH same WHERE same IS NULL
+  MERGE (f:Fact {uid: $uid})
+    ON CREATE SET f.user_id = $user_id, f.subject = $subject, f.predicate = $predicate, f.object = $object,
+                  f.embedding = $embedding, f.confidence = $confidence, f.valid_from = $valid_from,
+                  f.recorded_at = datetime(), f.status = 'current'
+  RETURN f
+  UNION
+  WITH same WHERE same IS NOT NULL
+  RETURN same AS f
+}
+WITH f
+MATCH (m:Message {uid: $message_uid, user_id: $user_id})
+MERGE (f)-[:EXTRACTED_FROM]->(m)
+WITH f
+CALL (f) {
+  UNWIND $about AS entity_uid
+  MATCH (e:Entity {uid: entity_uid, user_id: $user_id})
+  MERGE (f)-[:ABOUT]->(e)
+  RETURN count(*) AS linked
+}
+RETURN f.uid
+"""
+
+# Closes the current facts with the same subject and predicate but another object.
+FACT_SUPERSEDE = """
+MATCH (new:Fact {uid: $uid, user_id: $user_id, status: 'current'})
+MATCH (old:Fact {user_id: $user_id, predicate: new.predicate, status: 'current'})
+WHERE old <> new AND toLower(old.subject) = toLower(new.subject) AND toLower(old.object) <> toLower(new.object)
+  AND old.recorded_at <= new.recorded_at
+SET old.status = 'superseded', old.expired_at = new.recorded_at,
+    old.valid_until = coalesce(new.valid_from, new.recorded_at)
+MERGE (old)-[:SUPERSEDED_BY]->(new)
+RETURN old.uid
+"""
+
+PREFERENCES_CURRENT = """
+MATCH (p:Preference {user_id: $user_id, category: $category, status: 'current'})
+RETURN p.uid, p.preference
+"""
+
+PREFERENCE_MERGE = """
+MERGE (p:Preference {uid: $uid})
+  ON CREATE SET p.user_id = $user_id, p.category = $category, p.preference = $preference,
+                p.embedding = $embedding, p.confidence = $confidence, p.valid_from = datetime(),
+                p.status = 'current'
+WITH p
+MATCH (u:User {user_id: $user_id})
+MERGE (u)-[:HAS_PREFERENCE]->(p)
+WITH p
+MATCH (m:Message {uid: $message_uid, user_id: $user_id})
+MERGE (p)-[:EXTRACTED_FROM]->(m)
+WITH p
+UNWIND $supersedes AS old_uid
+MATCH (old:Preference {uid: old_uid, user_id: $user_id, status: 'current'})
+SET old.status = 'superseded', old.valid_until = p.valid_from
+MERGE (old)-[:SUPERSEDED_BY]->(p)
+RETURN count(old)
+"""
+
+# --- review decisions -------------------------------------------------------------------------
+
+SAME_AS_APPROVE = """
+MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS {status: 'pending'}]->(b:Entity {user_id: $user_id})
+WHERE b.uid = $into_uid
+SET s.status = 'confirmed', s.decided_by = $actor, s.decided_at = datetime(),
+    s.added_aliases = [x IN [a.name] + a.aliases WHERE NOT x IN b.aliases AND x <> b.name]
+SET b.aliases = b.aliases + s.added_aliases
+RETURN s.status
+"""
+
+SAME_AS_REJECT = """
+MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS {status: 'pending'}]->(b:Entity {user_id: $user_id})
+WHERE b.uid = $into_uid
+SET s.status = 'rejected', s.decided_by = $actor, s.decided_at = datetime()
+RETURN s.status
+"""
+
+# Undoing a merge takes back exactly the aliases it added and keeps the pair from merging again.
+SAME_AS_UNDO = """
+MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS]->(b:Entity {user_id: $user_id})
+WHERE b.uid = $into_uid AND s.status IN ['auto', 'confirmed']
+SET b.aliases = [x IN b.aliases WHERE NOT x IN coalesce(s.added_aliases, [])]
+SET s.status = 'rejected', s.undone_from = s.status, s.decided_by = $actor, s.decided_at = datetime(),
+    s.added_aliases = []
+RETURN s.status
+"""
+
+# Reverting a supersession makes the older fact current again and retracts the newer; both stay.
+FACT_SUPERSESSION_REVERT = """
+MATCH (old:Fact {uid: $uid, user_id: $user_id, status: 'superseded'})-[r:SUPERSEDED_BY]->(new:Fact {user_id: $user_id})
+SET old.status = 'current', old.valid_until = null, old.expired_at = null
+SET new.status = 'retracted', new.expired_at = datetime()
+SET r.reverted_at = datetime(), r.reverted_by = $actor
+RETURN new.uid
 """

@@ -14,6 +14,7 @@ from memory import cypher
 from memory.embeddings import get_embedder
 from memory.models import CATEGORIES, Agent, AgentToken, ConsentRecord, Grant, MemoryAccess, Subject
 from memory.selectors import ITEM_KINDS, consented_categories
+from memory.tasks import message_extract
 from portal.exceptions import ApplicationError, NotFound
 
 LOCK_TIMEOUT_SECONDS = 30
@@ -88,7 +89,7 @@ def messages_append(*, subject: Subject, agent: Agent, session_id: str, messages
         ]
     rows = [
         {"role": m["role"], "content": m["content"], "client_id": m.get("client_message_id"),
-         "content_hash": content_hash(role=m["role"], content=m["content"])}
+         "content_hash": content_hash(role=m["role"], content=m["content"]), "explicit": _explicit(m)}
         for m in messages
     ]
     # Embed before taking the lock, so the lock is held only for the write.
@@ -96,6 +97,11 @@ def messages_append(*, subject: Subject, agent: Agent, session_id: str, messages
     for row, vector in zip(rows, vectors):
         row["embedding"] = vector.tolist()
     return conversation_append(user_id=subject.user_id, agent_id=agent.agent_id, session_id=session_id, rows=rows)
+
+
+def _explicit(message: dict) -> str | None:
+    known = {key: message[key] for key in ("entities", "facts", "preferences") if message.get(key)}
+    return json.dumps(known, default=str) if known else None
 
 
 def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: list[dict]) -> list[dict]:
@@ -143,6 +149,7 @@ def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: l
         if result is None:
             uid, seq, client_id, _ = next(stored)
             results[i] = {"client_message_id": client_id, "stored": True, "uid": uid, "seq": seq}
+            message_extract.delay(uid, user_id)
     return results
 
 
@@ -207,3 +214,36 @@ def access_record(*, subject: Subject, agent: Agent, session_id: str, items: lis
         subject=subject, agent=agent, session_id=session_id or "",
         items=[{"type": item["type"], "uid": item["id"], "score": item["score"]} for item in items],
     )
+
+
+def _decide(query: str, *, user_id: str, from_uid: str, into_uid: str, actor: str, action: str) -> None:
+    rows, _ = db.cypher_query(query, {"user_id": user_id, "from_uid": from_uid, "into_uid": into_uid,
+                                      "actor": actor})
+    if not rows:
+        raise NotFound(f"No merge of that pair that can be {action}.")
+
+
+def same_as_approve(*, user_id: str, from_uid: str, into_uid: str, actor: str) -> None:
+    """Confirm a pending merge: the merged entity's names become aliases of the other."""
+    _decide(cypher.SAME_AS_APPROVE, user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=actor,
+            action="approved")
+
+
+def same_as_reject(*, user_id: str, from_uid: str, into_uid: str, actor: str) -> None:
+    """Reject a pending merge; the pair is never proposed again."""
+    _decide(cypher.SAME_AS_REJECT, user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=actor,
+            action="rejected")
+
+
+def same_as_undo(*, user_id: str, from_uid: str, into_uid: str, actor: str) -> None:
+    """Undo an automatic or confirmed merge, restoring both entities as they were before it."""
+    _decide(cypher.SAME_AS_UNDO, user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=actor,
+            action="undone")
+
+
+def fact_supersession_revert(*, user_id: str, fact_uid: str, actor: str) -> str:
+    """Make a superseded fact current again and retract the fact that replaced it; return the latter."""
+    rows, _ = db.cypher_query(cypher.FACT_SUPERSESSION_REVERT, {"user_id": user_id, "uid": fact_uid, "actor": actor})
+    if not rows:
+        raise NotFound("No superseded fact with that id.")
+    return rows[0][0]

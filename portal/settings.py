@@ -124,6 +124,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_ROUTES = {"memory.tasks.message_extract": {"queue": "extraction"}}
 # Periodic jobs (retention, export expiry) are added here as they are built.
 CELERY_BEAT_SCHEDULE = {}
 

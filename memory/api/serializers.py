@@ -4,7 +4,7 @@ import json
 
 from rest_framework import serializers
 
-from memory.graph import MESSAGE_ROLES
+from memory.graph import ENTITY_TYPES, MESSAGE_ROLES
 
 USER_ID = r"^[A-Za-z0-9_-]{1,64}$"
 SESSION_ID = r"^[A-Za-z0-9._:@-]{1,128}$"
@@ -17,6 +17,7 @@ MAX_TOKEN_BUDGET = 16_000
 MAX_LIMIT = 50
 MAX_TOOL_CALLS = 50
 MAX_JSON_BYTES = 65_536
+MAX_EXPLICIT = 50
 
 
 class StrictSerializer(serializers.Serializer):
@@ -46,11 +47,35 @@ class BoundedJSONField(serializers.JSONField):
         return value
 
 
+class ExplicitEntitySerializer(StrictSerializer):
+    name = serializers.CharField(max_length=200)
+    type = serializers.ChoiceField(choices=ENTITY_TYPES)
+    aliases = serializers.ListField(child=serializers.CharField(max_length=200), max_length=20, required=False)
+
+
+class ExplicitFactSerializer(StrictSerializer):
+    subject = serializers.CharField(max_length=200)
+    predicate = serializers.RegexField(r"^[A-Z][A-Z0-9_]{0,63}$", help_text="UPPER_SNAKE_CASE, at most 64.")
+    object = serializers.CharField(max_length=500)
+    valid_from = serializers.DateField(required=False)
+    cardinality = serializers.ChoiceField(choices=["single", "multi"], required=False,
+                                          help_text="single: a newer value supersedes the older one.")
+
+
+class ExplicitPreferenceSerializer(StrictSerializer):
+    category = serializers.CharField(max_length=64)
+    preference = serializers.CharField(max_length=500)
+
+
 class MessageInSerializer(StrictSerializer):
     role = serializers.ChoiceField(choices=MESSAGE_ROLES)
     content = serializers.CharField(max_length=MAX_CONTENT_CHARS, trim_whitespace=False)
     client_message_id = serializers.RegexField(CLIENT_ID, required=False,
                                                help_text="Makes re-sends idempotent (1-128 of A-Z a-z 0-9 . _ : @ -).")
+    # Memory the agent already knows: it skips extraction but still goes through resolution and supersession.
+    entities = ExplicitEntitySerializer(many=True, required=False, max_length=MAX_EXPLICIT)
+    facts = ExplicitFactSerializer(many=True, required=False, max_length=MAX_EXPLICIT)
+    preferences = ExplicitPreferenceSerializer(many=True, required=False, max_length=MAX_EXPLICIT)
 
 
 class ContextMessageSerializer(StrictSerializer):

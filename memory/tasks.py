@@ -1,0 +1,19 @@
+import redis
+from celery import shared_task
+from neo4j.exceptions import ServiceUnavailable, SessionExpired, TransientError
+
+from memory import ingest
+
+TRANSIENT = (ServiceUnavailable, SessionExpired, TransientError, redis.ConnectionError, redis.TimeoutError)
+
+
+@shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8)
+def message_extract(self, message_uid: str, user_id: str) -> str:
+    """Turn one stored message into long-term memory (idempotent)."""
+    try:
+        return ingest.message_extract(message_uid=message_uid, user_id=user_id)
+    except TRANSIENT:
+        raise
+    except Exception as exc:
+        ingest.message_extraction_failed(message_uid=message_uid, user_id=user_id, error=f"{type(exc).__name__}: {exc}")
+        raise
