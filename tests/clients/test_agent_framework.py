@@ -1,0 +1,65 @@
+"""A real Agent Framework agent, with a scripted model, keeps its memory in the live portal across sessions."""
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agent_framework import Agent, BaseChatClient, ChatResponse, Message, prepend_instructions_to_messages
+from memory_portal import AsyncMemoryPortalClient
+from memory_portal.agent_framework import MemoryPortalContextProvider, MemoryPortalHistoryProvider
+
+
+class ScriptedChatClient(BaseChatClient):
+    """Answer with canned replies and record, per call, the (role, text) pairs the model would have read."""
+
+    def __init__(self, answers: Sequence[str]):
+        super().__init__()
+        self.answers = list(answers)
+        self.calls: list[list[tuple[str, str]]] = []
+
+    async def _inner_get_response(self, *, messages: Sequence[Message], stream: bool, options: Mapping[str, Any],
+                                  **kwargs: Any) -> ChatResponse:
+        # As real chat clients do, the agent's and the providers' instructions become a system message.
+        prompt = prepend_instructions_to_messages(list(messages), options.get("instructions"), role="system")
+        self.calls.append([(m.role, m.text) for m in prompt])
+        return ChatResponse(messages=[Message("assistant", [self.answers.pop(0)])])
+
+
+def _agent(model: ScriptedChatClient, memory: AsyncMemoryPortalClient, user_id: str) -> Agent:
+    return Agent(client=model, instructions="You help plan rocket launches.", context_providers=[
+        MemoryPortalHistoryProvider(memory, user_id),
+        MemoryPortalContextProvider(memory, user_id, limits={"history": 0}),
+    ])
+
+
+def test_session_two_receives_what_the_user_said_in_session_one(portal):
+    async def scenario():
+        async with AsyncMemoryPortalClient(portal.base_url, portal.token, timeout=30) as memory:
+            first = ScriptedChatClient(["Teal it is.", "I will."])
+            agent = _agent(first, memory, portal.user_id)
+            session = agent.create_session(session_id="launch-1")
+            await agent.run("My favourite launch colour is teal.", session=session)
+            await agent.run("Remember that for next time.", session=session)
+            stored = [item async for item in memory.iter_items(portal.user_id, "messages")]
+
+            second = ScriptedChatClient(["Teal."])
+            later = _agent(second, memory, portal.user_id)
+            reply = await later.run("What is my favourite launch colour?", session=later.create_session(session_id="launch-2"))
+            return first.calls, stored, second.calls, reply.text
+
+    first_calls, stored, second_calls, reply = asyncio.run(scenario())
+
+    # Both providers handed back the same turns with the same client ids: each message is stored once.
+    assert sorted(item["content"] for item in stored) == sorted([
+        "My favourite launch colour is teal.", "Teal it is.", "Remember that for next time.", "I will."])
+    # Within session one, the history provider loaded the earlier turn from the portal.
+    assert first_calls[1][1:] == [("user", "My favourite launch colour is teal."), ("assistant", "Teal it is."),
+                                  ("user", "Remember that for next time.")]
+
+    [prompt] = second_calls
+    assert [role for role, _ in prompt] == ["system", "user"]
+    system = prompt[0][1]
+    assert system.startswith("You help plan rocket launches.\nWhat you remember about this user")
+    assert "user: My favourite launch colour is teal." in system
+    assert prompt[1] == ("user", "What is my favourite launch colour?")
+    assert reply == "Teal."
