@@ -118,3 +118,39 @@ DEMO_UPSERT = (
     "MERGE (chunk:Chunk {uid: ch.uid}) SET chunk.seq = ch.seq, chunk.text = ch.text, chunk.embedding = ch.embedding "
     "MERGE (chunk)-[:FROM_DOCUMENT]->(doc) }"
 )
+
+# The benchmark's own graph: every node also carries KnowledgeBench, so it is found and removed by
+# that label alone, and its indexes are its own (the demo's are never touched).
+BENCH_LABEL = "KnowledgeBench"
+BENCH_VECTOR_INDEX = "bench_chunk_embedding"
+BENCH_FULLTEXT_INDEX = "bench_chunk_text"
+BENCH_FOREIGN_NODES = "MATCH (n) WHERE NOT n:KnowledgeBench RETURN count(n)"
+BENCH_SCHEMA = [
+    "CREATE INDEX bench_document_uid IF NOT EXISTS FOR (d:BenchDocument) ON (d.uid)",
+]
+BENCH_SEARCH_SCHEMA = [
+    "CREATE VECTOR INDEX bench_chunk_embedding IF NOT EXISTS FOR (c:BenchChunk) ON (c.embedding) "
+    "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}}",
+    "CREATE FULLTEXT INDEX bench_chunk_text IF NOT EXISTS FOR (c:BenchChunk) ON EACH [c.text]",
+]
+BENCH_AWAIT_INDEXES = "CALL db.awaitIndexes($seconds)"
+BENCH_DROP = [
+    "DROP INDEX bench_chunk_embedding IF EXISTS",
+    "DROP INDEX bench_chunk_text IF EXISTS",
+    "DROP INDEX bench_document_uid IF EXISTS",
+]
+BENCH_COMPANIES = (
+    "UNWIND $companies AS c "
+    "CREATE (company:BenchCompany:KnowledgeBench {uid: c.uid, name: c.name}) "
+    "FOREACH (r IN c.risks | CREATE (company)-[:FACES_RISK]->(:BenchRisk:KnowledgeBench {name: r})) "
+    "FOREACH (p IN c.products | CREATE (company)-[:OFFERS]->(:BenchProduct:KnowledgeBench {name: p})) "
+    "FOREACH (d IN c.documents | "
+    "CREATE (company)-[:FILED]->(:BenchDocument:KnowledgeBench {uid: d.uid, title: d.title}))"
+)
+BENCH_CHUNKS = (
+    "UNWIND $chunks AS row "
+    "MATCH (doc:BenchDocument {uid: row.document}) "
+    "CREATE (:BenchChunk:KnowledgeBench {uid: row.uid, text: row.text, embedding: row.embedding})"
+    "-[:FROM_DOCUMENT]->(doc)"
+)
+BENCH_CLEAN = "MATCH (n:KnowledgeBench) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"

@@ -1,0 +1,226 @@
+"""Benchmark knowledge retrieval on a generated graph: latency per mode, and facts reached by enrichment."""
+
+import json
+import os
+import statistics
+import time
+
+import numpy as np
+from django.core.management.base import BaseCommand, CommandError
+from neomodel import db
+
+from knowledge import cypher
+from knowledge.models import RetrievalProfile
+from knowledge.selectors import knowledge_item_format, knowledge_search
+from memory.embeddings import get_embedder
+
+SYLLABLES = "al ber cor dan el fen gar hol is jun kel lor mar nor ol pen quin ros sol tor ul ven wes xan yor zel".split()
+SUFFIXES = ["Holdings", "Systems", "Industries", "Labs", "Group", "Partners"]
+SUBJECTS = [
+    "Revenue", "Operating margin", "Demand", "Inventory", "Headcount", "Capital spending", "Freight cost",
+    "Customer churn", "Order backlog", "Research spending", "Warranty claims", "Energy cost", "Cash flow",
+    "Gross margin", "Subscription revenue", "Debt", "Average selling price", "Unit volume", "Service revenue",
+    "Marketing spend", "Raw material cost", "Utilisation", "Return rate", "Licence income", "Interest expense",
+    "Dividend payout", "Store traffic", "Online sales", "Export sales", "Royalty income",
+]
+MOVES = ["rose", "fell", "held steady", "recovered", "softened", "accelerated", "doubled", "slipped", "improved",
+         "worsened", "stabilised", "surged"]
+CONTEXTS = [
+    "in the fourth quarter", "in the European segment", "after a supplier change", "because of new regulation",
+    "as interest rates rose", "during the product transition", "in North America", "after the acquisition",
+    "as competitors cut prices", "because of currency movements", "in the consumer business", "during the strike",
+    "after the plant expansion", "as customers delayed orders", "in the public sector business", "in Asia",
+    "because of the cyber incident", "after the price increase", "in the wholesale channel", "during the recall",
+    "as shipping costs eased", "because of weather", "after the restructuring", "in the services unit",
+    "as the new contract started",
+]
+RISK_THEMES = [
+    "supplier concentration", "currency exposure", "product liability", "cyber intrusion", "regulatory change",
+    "key customer loss", "labour shortage", "patent litigation", "commodity prices", "plant outage",
+    "interest rate rises", "tax disputes", "data privacy fines", "climate regulation", "distributor failure",
+]
+PRODUCT_LINES = ["X", "Pro", "Lite", "Max", "One", "Edge", "Prime", "Flex", "Core", "Nova"]
+MODES = {
+    "vector": {"mode": "vector"},
+    "fulltext": {"mode": "fulltext"},
+    "hybrid_max": {"mode": "hybrid", "ranker": "max"},
+    "hybrid_linear": {"mode": "hybrid", "ranker": "linear", "alpha": 0.5},
+    "hybrid_rrf": {"mode": "hybrid", "ranker": "rrf"},
+}
+CHUNKS_PER_DOCUMENT = 50
+FACTS_PER_KIND = 5
+
+
+class Command(BaseCommand):
+    help = "Benchmark vector, fulltext and hybrid knowledge retrieval, plain and enriched, on >= 100,000 generated chunks."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--chunks", type=int, default=100_000)
+        parser.add_argument("--queries", type=int, default=20, help="Size of the fixed query set.")
+        parser.add_argument("--rounds", type=int, default=3, help="Timed passes over the query set per mode.")
+        parser.add_argument("--top-k", type=int, default=5)
+        parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--allow-populated", action="store_true",
+                            help="Run even though the database holds other data (the benchmark only touches its own label).")
+        parser.add_argument("--keep", action="store_true", help="Leave the generated graph and its indexes in place.")
+
+    def handle(self, *args, **options):
+        foreign = db.cypher_query(cypher.BENCH_FOREIGN_NODES)[0][0][0]
+        if foreign and not options["allow_populated"]:
+            raise CommandError(
+                f"Refusing to run: the Neo4j at {db.url} holds {foreign} nodes that are not the benchmark's. "
+                "Point NEO4J_URL at a database meant for benchmarks, or pass --allow-populated."
+            )
+        rng = np.random.default_rng(options["seed"])
+        embedder = get_embedder()
+        self._clean()
+        try:
+            build = self._build(rng=rng, embedder=embedder, chunks=options["chunks"])
+            result = self._measure(rng=rng, embedder=embedder, build=build, **options)
+        finally:
+            if not options["keep"]:
+                self._clean()
+        self.stdout.write(json.dumps(result))
+
+    def _build(self, *, rng, embedder, chunks: int) -> dict:
+        timings = {}
+        started = time.perf_counter()
+        n_companies = max(1, chunks // (2 * CHUNKS_PER_DOCUMENT))
+        roots = _unique(rng, n_companies, lambda: "".join(rng.choice(SYLLABLES, 3)).capitalize())
+        companies = []
+        for i, root in enumerate(roots):
+            name = f"{root} {rng.choice(SUFFIXES)}"
+            products = [f"{root[:4]}{rng.choice(PRODUCT_LINES)} {k + 1}" for k in range(FACTS_PER_KIND)]
+            risks = [f"{theme.capitalize()} at {root}" for theme in rng.choice(RISK_THEMES, FACTS_PER_KIND, replace=False)]
+            documents = [{"uid": f"bench-doc-{i}-{y}", "title": f"{name} annual report {y}"} for y in (2024, 2025)]
+            companies.append({"uid": f"bench-company-{i}", "name": name, "risks": risks, "products": products,
+                              "documents": documents})
+        sentences = _unique(rng, min(1500, max(50, chunks // 20)), lambda: (
+            f"{rng.choice(SUBJECTS)} {rng.choice(MOVES)} {rng.choice(CONTEXTS)}."))
+        vocabulary = _embed(embedder, sentences)
+        company_vectors = _embed(embedder, [f"{c['name']} annual report" for c in companies])
+        timings["embed_vocabulary_s"] = round(time.perf_counter() - started, 1)
+
+        for statement in cypher.BENCH_SCHEMA:
+            db.cypher_query(statement)
+        for batch in _batches(companies, 500):
+            db.cypher_query(cypher.BENCH_COMPANIES, {"companies": batch})
+        written = 0
+        while written < chunks:
+            size = min(2000, chunks - written)
+            db.cypher_query(cypher.BENCH_CHUNKS, {"chunks": self._chunk_rows(
+                rng=rng, start=written, size=size, companies=companies, sentences=sentences,
+                vocabulary=vocabulary, company_vectors=company_vectors)})
+            written += size
+        timings["write_s"] = round(time.perf_counter() - started - timings["embed_vocabulary_s"], 1)
+        indexing = time.perf_counter()
+        for statement in cypher.BENCH_SEARCH_SCHEMA:
+            db.cypher_query(statement, {"dimensions": embedder.dimensions})
+        db.cypher_query(cypher.BENCH_AWAIT_INDEXES, {"seconds": 3600})
+        timings["index_s"] = round(time.perf_counter() - indexing, 1)
+        return {"companies": companies, "timings": timings, "chunks": written}
+
+    def _chunk_rows(self, *, rng, start, size, companies, sentences, vocabulary, company_vectors) -> list[dict]:
+        """Make chunks from a company and a vocabulary sentence: text by concatenation, vector by noisy sum."""
+        index = np.arange(start, start + size)
+        company = index // (2 * CHUNKS_PER_DOCUMENT)
+        company = np.minimum(company, len(companies) - 1)
+        topic = rng.integers(0, len(sentences), size)
+        named = rng.random(size) < 0.6
+        weight = np.where(named, 1.0, 0.6)[:, None]
+        vectors = weight * company_vectors[company] + vocabulary[topic] + rng.normal(0, 0.015, (size, vocabulary.shape[1]))
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        mention = rng.random(size)
+        rows = []
+        for k in range(size):
+            c = companies[company[k]]
+            text = sentences[topic[k]]
+            if named[k]:
+                text += f" {c['name']} reported this in its annual filing."
+            if mention[k] < 0.08:
+                text += f" Sales of {c['products'][k % FACTS_PER_KIND]} were affected."
+            elif mention[k] < 0.16:
+                text += f" Management flagged {c['risks'][k % FACTS_PER_KIND].lower()}."
+            document = c["documents"][(index[k] // CHUNKS_PER_DOCUMENT) % 2]["uid"]
+            rows.append({"uid": f"bench-chunk-{index[k]}", "document": document, "text": text,
+                         "embedding": vectors[k].tolist()})
+        return rows
+
+    def _measure(self, *, rng, embedder, build, queries, rounds, top_k, **_) -> dict:
+        companies = build["companies"]
+        asked = [companies[i] for i in rng.choice(len(companies), min(queries, len(companies)), replace=False)]
+        query_set = [(f"What does {c['name']} report about {rng.choice(SUBJECTS).lower()} {rng.choice(CONTEXTS)}?",
+                      set(c["risks"]) | set(c["products"])) for c in asked]
+        latency, facts = {}, {}
+        for label, fields in MODES.items():
+            for enriched in (False, True):
+                profile = RetrievalProfile(
+                    name=f"bench-{label}", vector_index=cypher.BENCH_VECTOR_INDEX,
+                    fulltext_index=cypher.BENCH_FULLTEXT_INDEX, top_k=top_k,
+                    retrieval_query=cypher.COMPANY_CONTEXT_RETRIEVAL if enriched else "", **fields,
+                )
+                key = f"{label}{'+cypher' if enriched else ''}"
+                reached = 0
+                for query, gold in query_set:  # warm-up pass, also the facts count
+                    context = " ".join(knowledge_item_format(item=i) for i in knowledge_search(profile=profile, query=query))
+                    reached += sum(fact in context for fact in gold)
+                facts[key] = reached
+                samples = []
+                for _ in range(rounds):
+                    for query, _gold in query_set:
+                        started = time.perf_counter()
+                        knowledge_search(profile=profile, query=query)
+                        samples.append((time.perf_counter() - started) * 1000)
+                latency[key] = {"p50_ms": round(_percentile(samples, 50), 1), "p95_ms": round(_percentile(samples, 95), 1)}
+        embed_samples = []
+        for query, _gold in query_set:
+            started = time.perf_counter()
+            embedder.embed([query])
+            embed_samples.append((time.perf_counter() - started) * 1000)
+        gold_total = sum(len(gold) for _, gold in query_set)
+        return {
+            "bench": "knowledge",
+            "chunks": build["chunks"],
+            "companies": len(companies),
+            "queries": len(query_set),
+            "samples_per_mode": rounds * len(query_set),
+            "top_k": top_k,
+            "build": build["timings"],
+            "latency": latency,
+            "query_embedding_p50_ms": round(_percentile(embed_samples, 50), 1),
+            "gold_facts": {
+                "total": gold_total,
+                "reached": facts,
+                "enriched_minus_plain": {label: facts[f"{label}+cypher"] - facts[label] for label in MODES},
+            },
+            "machine": {"cpus": os.cpu_count(), "memory_gib": round(_memory_gib()),
+                        "load_average_1m": round(os.getloadavg()[0], 1)},
+        }
+
+    def _clean(self):
+        db.cypher_query(cypher.BENCH_CLEAN)
+        for statement in cypher.BENCH_DROP:
+            db.cypher_query(statement)
+
+
+def _unique(rng, count, make) -> list[str]:
+    seen: dict[str, None] = {}
+    while len(seen) < count:
+        seen[make()] = None
+    return list(seen)
+
+
+def _embed(embedder, texts: list[str]) -> np.ndarray:
+    return np.concatenate([embedder.embed(batch) for batch in _batches(texts, 64)])
+
+
+def _batches(rows, size):
+    return (rows[i:i + size] for i in range(0, len(rows), size))
+
+
+def _percentile(samples, q) -> float:
+    return float(np.percentile(samples, q)) if len(samples) > 1 else statistics.fmean(samples)
+
+
+def _memory_gib() -> float:
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
