@@ -44,7 +44,8 @@ def test_session_two_receives_what_the_user_said_in_session_one(portal):
 
             second = ScriptedChatClient(["Teal."])
             later = _agent(second, memory, portal.user_id)
-            reply = await later.run("What is my favourite launch colour?", session=later.create_session(session_id="launch-2"))
+            question = "What is my favourite launch colour?"
+            reply = await later.run(question, session=later.create_session(session_id="launch-2"))
             return first.calls, stored, second.calls, reply.text
 
     first_calls, stored, second_calls, reply = asyncio.run(scenario())

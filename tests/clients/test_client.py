@@ -55,8 +55,9 @@ def test_items_iterate_by_cursor_then_get_and_delete(client, portal):
 def test_trace_start_step_complete(client, portal):
     started = client.start_trace(portal.user_id, "s-1", "Book a table for two")
     assert started.stored and started.uid
+    call = {"tool_name": "search", "arguments": {"q": "tables"}, "status": "success"}
     step = client.add_trace_step(started.uid, portal.user_id, thought="Find a restaurant", action="search",
-                                 tool_calls=[{"tool_name": "search", "arguments": {"q": "tables"}, "status": "success"}])
+                                 tool_calls=[call])
     assert step.order == 1 and len(step.tool_call_uids) == 1
     client.complete_trace(started.uid, portal.user_id, outcome="Booked at eight", success=True)
 
