@@ -45,6 +45,8 @@ ARTEFACT_NOUNS = {
     "plane", "aircraft", "camera", "printer", "server", "watch", "headphones", "monitor", "keyboard", "machine",
     "device", "vehicle", "tractor", "forklift", "crane", "generator", "piano", "guitar", "violin", "microscope",
     "telescope", "console", "sensor", "scanner", "router", "headset", "kettle", "oven", "fridge", "dishwasher",
+    "app", "application", "module", "component", "service", "tool", "library", "package", "repository", "repo",
+    "database", "api", "endpoint", "script", "pipeline", "dataset", "dashboard", "ticket", "task", "plugin", "bot",
 }
 # Heads of lowercase noun phrases that name events; they need a modifier ("annual safety review").
 EVENT_NOUNS = {
@@ -52,6 +54,8 @@ EVENT_NOUNS = {
     "ceremony", "wedding", "party", "celebration", "concert", "launch", "offsite", "retreat", "inspection",
     "audit", "trial", "hearing", "interview", "match", "tournament", "race", "exhibition", "fair", "session",
 }
+# Adjectives that end like adverbs ("the quarterly review").
+LY_ADJECTIVES = {"daily", "weekly", "monthly", "quarterly", "yearly", "early", "friendly", "lovely"}
 NUMBER_WORDS = {
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "dozen",
     "several", "many", "some", "few", "both",
@@ -88,10 +92,42 @@ FUNCTION_WORDS = DETERMINERS | NUMBER_WORDS | PERSON_PRONOUNS | THING_PRONOUNS |
     "what", "which", "who", "whom", "whose", "where", "why", "how", "all", "each", "every", "no", "not", "yes",
     "please", "thanks", "thank", "hi", "hello", "hey", "ok", "okay", "sure", "well", "now", "just", "still",
     "once", "another", "other", "such", "only", "even", "neither", "either", "let", "lets", "sounds", "good",
-    "great", "maybe", "perhaps", "any", "none",
+    "great", "maybe", "perhaps", "any", "none", "is", "are", "was", "were", "do", "does", "did", "has", "have",
+    "had", "can", "could", "will", "would", "should", "might", "must", "ask", "tell", "remind", "ping", "invite",
+    "everyone", "everybody", "someone", "somebody", "anyone", "anybody", "nobody", "apparently",
+}
+# Job titles written in capitals ("as CTO"): roles, not organisations.
+ROLE_TITLES = {"ceo", "cto", "cfo", "coo", "cio", "cmo", "cpo", "ciso", "vp", "svp", "evp", "gm", "md"}
+
+# Verbs (and auxiliaries) after which a capitalised sentence opener is read as a name ("Ilse joined ...").
+CLAUSE_VERBS = {
+    "is", "was", "are", "were", "has", "had", "have", "did", "does", "do", "will", "would", "can", "could", "might",
+    "may", "should", "must", "joined", "joins", "join", "works", "worked", "work", "lives", "lived", "moved",
+    "moves", "relocated", "resides", "started", "starts", "left", "leaves", "quit", "became", "becomes", "uses",
+    "used", "owns", "owned", "bought", "acquired", "assigned", "depends", "relies", "belongs", "met", "knows",
+    "called", "said", "says", "spoke", "attended", "manages", "managed", "leads", "led", "runs", "ran", "hired",
+    "signed", "founded", "reported", "reports", "sent", "wrote", "asked", "told", "visited", "hosted", "chaired",
+}
+# Adverbs that may stand between a subject and its verb ("Wendell no longer lives").
+VERB_ADVERBS = {
+    "never", "not", "no", "longer", "still", "just", "also", "already", "now", "recently", "finally", "then",
+    "both", "only", "always", "often", "usually", "soon", "once", "first",
 }
 
 NEGATION = r"\b(?:not|never|neither|nor|cannot|no)\b|n['’]t\b"
+# Statements that something held only in the past ("used to live", "formerly worked").
+ENDED = r"\b(?:used to|formerly|previously)\b"
+# Hedges: what might be, would be or is planned is not stated as a fact. Lower-case "may" only (not the month).
+HEDGE = (r"(?i:\b(?:might|could|would|should|perhaps|maybe|possibly|probably|likely|unlikely|if|whether|"
+         r"plans? to|planning to|hopes? to|hoping to|wants? to|considering|thinking (?:of|about)|expects? to|"
+         r"supposedly|rumou?red)\b)|\bmay\b")
+# "the owner of X is Y" names a relation rather than a plain attribute.
+ATTRIBUTE_RELATIONS = {"owner": "OWNED_BY", "assignee": "ASSIGNED_TO", "location": "LOCATED_AT", "employer": "EMPLOYED_BY"}
+# Attributes read from "X has <attribute> <value>"; with "of" or "'s" any noun is an attribute.
+HAS_ATTRIBUTES = {
+    "status", "priority", "severity", "state", "owner", "deadline", "version", "role", "title", "stage", "phase",
+    "level", "budget", "rating", "score", "size", "timezone", "assignee",
+}
 
 PREFERENCE_CATEGORIES = {
     "food": {"eat", "eating", "food", "vegetarian", "vegan", "coffee", "tea", "cuisine", "restaurant", "dish",

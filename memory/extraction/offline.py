@@ -33,6 +33,20 @@ TOKEN = re.compile(
     r"|(?P<punct>[^\w\s])"
 )
 NEGATION = re.compile(english.NEGATION)
+UNASSERTED = re.compile(rf"{english.NEGATION}|{english.ENDED}|{english.HEDGE}")
+# What a negated or past statement says once its negation is taken out, so its names can still be typed.
+NEGATION_WORDS = re.compile(r"\b(?:do|does|did)\s+not\b|\b(?:do|does|did)n['’]t\b|\bno longer\b|\bnot\b|\bnever\b|"
+                            r"n['’]t\b|\bcannot\b|" + english.ENDED)
+COORDINATION = re.compile(r"\s*,?\s+and\s+(?=[a-z])")
+ATTRIBUTE_VALUE = r"\s+(?:is|was|are|were|has been|remains|stays)\s+(?:now\s+|currently\s+|still\s+|set to\s+)?(?P<value>.+)$"
+POSSESSIVE_ATTRIBUTE = re.compile(r"['’]s?\s+(?P<attr>[a-z]+(?: [a-z]+)?)" + ATTRIBUTE_VALUE)
+LEADING_ATTRIBUTE = re.compile(r"\bthe\s+(?P<attr>[a-z]+(?: [a-z]+)?)\s+(?:of|for)\s+$")
+TRAILING_VALUE = re.compile(ATTRIBUTE_VALUE)
+HAS_ATTRIBUTE = re.compile(
+    r"\s+(?:has|had)\s+(?:a\s+|an\s+)?(?P<attr>" + "|".join(sorted(english.HAS_ATTRIBUTES)) + r")\s+(?:of\s+|set to\s+)?(?P<value>.+)$"
+)
+# Facts are stored in one direction per meaning: "Y owns X" is the fact that X is owned by Y.
+FACT_FORMS = {"OWNS": "OWNED_BY"}
 APPOSITIVE = re.compile(r"^\s*,[^,;]*,")
 LOCATION_PREPOSITIONS = {"in", "at", "from", "to", "near", "outside", "inside", "around", "across", "towards", "via", "into"}
 WORK_WORDS = {"work", "works", "worked", "working", "job", "employed", "intern", "interned", "study", "studies", "studied"}
@@ -128,6 +142,7 @@ class _Document:
         self.slots: list[_Slot] = []
         self.relations: list[tuple[_Entity, str, _Entity, float, int]] = []
         self.speaker_facts: list[tuple[str, _Entity, float, int]] = []
+        self.attributes: list[tuple[_Entity, str, str, int]] = []
 
     def read(self) -> None:
         names = self._capitalised_names()
@@ -139,8 +154,13 @@ class _Document:
         for sentence in self.sentences:
             sentence_slots = self._slots(sentence, names.get(id(sentence), []))
             self.slots.extend(sentence_slots)
+            question = sentence[-1].text == "?"
             for clause in _clauses(sentence):
-                self._relate([s for s in sentence_slots if clause[0].start <= s.start < clause[-1].end], clause)
+                clause_slots = [s for s in sentence_slots if clause[0].start <= s.start < clause[-1].end]
+                asserted = not question and not UNASSERTED.search(self.text[clause[0].start:clause[-1].end])
+                self._relate(clause_slots, clause, asserted)
+                if asserted:
+                    self._attributes(clause_slots, clause)
 
     # Names -------------------------------------------------------------------------------------
 
@@ -154,7 +174,8 @@ class _Document:
         for sentence in self.sentences:
             found = []
             for run, index in runs[id(sentence)]:
-                if run[0] is sentence[0] and len(run) == 1 and run[0].lower not in named_elsewhere:
+                if run[0] is sentence[0] and len(run) == 1 and run[0].lower not in named_elsewhere \
+                        and not _is_identifier(run[0].text) and not _verb_follows(sentence, 1):
                     continue  # "Colleagues still write": capitalised only because it starts the sentence
                 found.append(self._classify(run, sentence, index))
             names[id(sentence)] = found
@@ -185,17 +206,18 @@ class _Document:
             kind, last = extension
             full = self.text[start:last.end]
             return start, last.end, full, full, kind, 3, [name]
-        if any(w.isdigit() for w in words[1:]):
+        if any(c.isdigit() for w in words[1:] for c in w):
             return start, end, surface, name, "OBJECT", 2, aliases
+        if len(run) == 1 and _is_identifier(name):
+            parts = re.split(r"[_-]", name.lower())
+            return start, end, surface, name, "ORGANIZATION" if parts[-1] in english.ORGANIZATION_HEADS else "OBJECT", 1, aliases
         before = [t.lower for t in sentence[max(0, index - 4):index] if t.lower not in ("the", "a", "an")]
         if before and before[-1] in LOCATION_PREPOSITIONS:
             if before[-1] == "at" and WORK_WORDS & set(before):
                 return start, end, surface, name, "ORGANIZATION", 2, aliases
-            return start, end, surface, name, "LOCATION", 2, aliases
+            return start, end, surface, name, "LOCATION", 1, aliases
         if len(run) == 1 and len(name) > 1 and name.isupper():
             return start, end, surface, name, "ORGANIZATION", 1, aliases
-        if len(run) == 1 and ("_" in name or any(c.isdigit() for c in name) or any(c.isupper() for c in name[1:])):
-            return start, end, surface, name, "OBJECT", 1, aliases
         return start, end, surface, name, "PERSON", 0, aliases
 
     def _noun_phrases(self, sentence: list[_Token], names: list[tuple]) -> list[tuple]:
@@ -211,7 +233,8 @@ class _Document:
             while j > 0 and i - j < 2 and _is_modifier(sentence[j - 1]):
                 j -= 1
             opener = sentence[j - 1] if j > 0 else None
-            if opener is None or opener.capitalised or opener.start in named or token.start in named:
+            opener_named = opener is not None and opener.capitalised and not (opener is sentence[0] and opener.lower in english.DETERMINERS)
+            if opener is None or opener_named or opener.start in named or token.start in named:
                 continue
             counted = opener.lower in english.NUMBER_WORDS or opener.text.isdigit()
             if not (counted or opener.lower in english.DETERMINERS):
@@ -301,7 +324,7 @@ class _Document:
                 if noun.lower in english.GENERIC_NOUNS:
                     wanted = english.GENERIC_NOUNS[noun.lower]
                     self._refer(slots, token.start, noun.end, "nominal", lambda e, t=wanted: e.type == t, 1, record=True)
-        return sorted(slots, key=lambda s: s.start)
+        return _coordinated(sorted(slots, key=lambda s: s.start), self.text)
 
     def _refer(self, slots, start, end, kind, accepts, count, record=False, possessive=False) -> bool:
         """Add a slot for the latest `count` entities mentioned before `start` that `accepts`."""
@@ -320,7 +343,7 @@ class _Document:
 
     # Relations ---------------------------------------------------------------------------------
 
-    def _relate(self, slots: list[_Slot], clause: list[_Token]) -> None:
+    def _relate(self, slots: list[_Slot], clause: list[_Token], asserted: bool) -> None:
         clause_start, clause_end = clause[0].start, clause[-1].end
         for i, subject in enumerate(slots):
             for j in range(i + 1, len(slots)):
@@ -328,11 +351,19 @@ class _Document:
                 between = self.text[subject.end:obj.start]
                 stripped = APPOSITIVE.sub("", between)
                 inner = subject.end + len(between) - len(stripped)
-                if any(inner <= s.start and not s.possessive for s in slots[i + 1:j]):
-                    continue
-                self._match(subject, obj, stripped.lower(), self.text[clause_start:subject.start].lower())
+                blocking = [s for s in slots[i + 1:j] if inner <= s.start and not s.possessive]
+                if blocking:
+                    # "Zainab moved to Accra and joined Cobaltline": the clause's subject carries over "and".
+                    tail = self.text[blocking[-1].end:obj.start]
+                    carried = COORDINATION.match(tail)
+                    if i > 0 or carried is None:
+                        continue
+                    stripped = " " + tail[carried.end():]
+                self._match(subject, obj, stripped.lower(), self.text[clause_start:subject.start].lower(), asserted)
             rest = self.text[subject.end:clause_end].lower()
             later = slots[i + 1:]
+            if not asserted:
+                continue
             if IMPLICIT_EVENT.match(rest) and not any("EVENT" in s.types() for s in later) and not NEGATION.search(rest):
                 event = self._latest(subject.start, "EVENT")
                 if event is not None:
@@ -341,21 +372,55 @@ class _Document:
                 first, second = subject.entities[:2]
                 self._emit(_Slot(0, 0, [first], "plural"), "KNOWS", [second], 0.5)
 
-    def _match(self, subject: _Slot, obj: _Slot, between: str, before: str) -> None:
-        if NEGATION.search(between):
-            return
-        for rule in RULES:
-            source, target = (obj, subject) if rule.inverse else (subject, obj)
-            if not (source.types() <= rule.subjects and target.types() <= rule.objects):
-                continue
-            if rule.relation == "ALIAS_OF" and not (source.kind == target.kind == "name"):
-                continue
-            if rule.before is not None and not rule.before.search(before):
-                continue
-            if rule.between.fullmatch(between):
-                confidence = 0.8 if source.kind == target.kind == "name" else 0.6
-                self._emit(source, rule.relation, target.entities, confidence)
+    def _match(self, subject: _Slot, obj: _Slot, between: str, before: str, asserted: bool) -> None:
+        """Emit the first rule that fits; a rule that fits only by retyping weakly typed names retypes them.
+
+        A negated, past, hedged or questioned statement still types its names ("did not join X": X is an
+        organisation) but states no relation.
+        """
+        between = re.sub(r"^['’]m\b", " am", re.sub(r"^['’]re\b", " are", between))
+        asserted = asserted and not NEGATION.search(between)
+        between = re.sub(r"\s+", " ", NEGATION_WORDS.sub(" ", between)) if between.strip() else between
+        for retype in (False, True):
+            for rule in RULES:
+                source, target = (obj, subject) if rule.inverse else (subject, obj)
+                if rule.relation == "ALIAS_OF" and (retype or not source.kind == target.kind == "name"):
+                    continue
+                if rule.before is not None and not rule.before.search(before):
+                    continue
+                if not rule.between.fullmatch(between):
+                    continue
+                changes = _fit(source, rule.subjects, retype), _fit(target, rule.objects, retype)
+                if None in changes:
+                    continue
+                for entity, type_ in changes[0] + changes[1]:
+                    entity.type, entity.cue = type_, 2
+                if rule.relation is not None and asserted:
+                    confidence = 0.8 if source.kind == target.kind == "name" else 0.6
+                    self._emit(source, rule.relation, target.entities, confidence)
                 return
+
+    def _attributes(self, slots: list[_Slot], clause: list[_Token]) -> None:
+        """Record "X's status is degraded", "the priority of X is high" and "X has status blocked"."""
+        clause_start, clause_end = clause[0].start, clause[-1].end
+        for slot in slots:
+            if slot.kind != "name" or len(slot.entities) != 1:
+                continue
+            after = self.text[slot.end:clause_end]
+            found = POSSESSIVE_ATTRIBUTE.match(after) or HAS_ATTRIBUTE.match(after)
+            attribute = found and found.group("attr")
+            if found is None:
+                leading = LEADING_ATTRIBUTE.search(self.text[clause_start:slot.start].lower())
+                found = leading and TRAILING_VALUE.match(after)
+                attribute = leading and leading.group("attr")
+            if not found:
+                continue
+            value_start = slot.end + found.start("value")
+            target = next((s for s in slots if s.start == value_start and len(s.entities) == 1), None)
+            value = target.entities[0].name if target else found.group("value").strip(" .!,;:")
+            if value and len(value.split()) <= 4:
+                predicate = english.ATTRIBUTE_RELATIONS.get(attribute, "HAS_" + attribute.upper().replace(" ", "_"))
+                self.attributes.append((slot.entities[0], predicate, value, slot.start))
 
     def _emit(self, source: _Slot, relation: str, targets: list[_Entity], confidence: float) -> None:
         position = source.start
@@ -375,7 +440,6 @@ class _Document:
     # Result ------------------------------------------------------------------------------------
 
     def result(self, *, offset: int, extractor: str) -> Extraction:
-        single = set(settings.SINGLE_VALUED_PREDICATES)
         relations, facts, seen = [], [], set()
         for source, relation, target, confidence, position in self.relations:
             if position < offset or (source.name, relation, target.name) in seen:
@@ -385,13 +449,16 @@ class _Document:
                 seen.add((target.name, relation, source.name))
             when = self._date_near(position)
             relations.append(ExtractedRelation(source.name, relation, target.name, confidence, when, self._sentence_text(position)))
-            facts.append(ExtractedFact(source.name, relation, target.name, "single" if relation in single else "multi", confidence, when))
+            facts.append(_fact(source.name, relation, target.name, confidence, when))
         for relation, target, confidence, position in self.speaker_facts:
             if position >= offset and ("user", relation, target.name) not in seen:
                 seen.add(("user", relation, target.name))
-                facts.append(ExtractedFact("user", relation, target.name, "single" if relation in single else "multi",
-                                           confidence, self._date_near(position)))
-        involved = {r.source for r in relations} | {r.target for r in relations} | {f.object for f in facts}
+                facts.append(_fact("user", relation, target.name, confidence, self._date_near(position)))
+        for subject, predicate, value, position in self.attributes:
+            if position >= offset and (subject.name, predicate, value) not in seen:
+                seen.add((subject.name, predicate, value))
+                facts.append(_fact(subject.name, predicate, value, 0.7, self._date_near(position)))
+        involved = {r.source for r in relations} | {r.target for r in relations} | {f.subject for f in facts} | {f.object for f in facts}
         entities = []
         for entity in self.entities:
             mentions = [ExtractedMention(m.text, m.start - offset, m.end - offset, m.confidence)
@@ -418,6 +485,51 @@ class _Document:
 
     def _date_near(self, position: int) -> date | None:
         return _first_date(self._sentence_text(position), self.reference_date)
+
+
+def _fact(subject: str, predicate: str, obj: str, confidence: float, when: date | None) -> ExtractedFact:
+    if predicate in FACT_FORMS:
+        subject, predicate, obj = obj, FACT_FORMS[predicate], subject
+    single = predicate in settings.SINGLE_VALUED_PREDICATES or predicate.startswith("HAS_")
+    return ExtractedFact(subject, predicate, obj, "single" if single else "multi", confidence, when)
+
+
+def _fit(slot: _Slot, allowed: tuple, retype: bool) -> list[tuple[_Entity, str]] | None:
+    """Return the retyping that lets `slot` fill a rule's argument ([] when none is needed), or None."""
+    if slot.types() <= set(allowed):
+        return []
+    if not retype or slot.kind != "name" or any(e.cue > 1 for e in slot.entities):
+        return None
+    wanted = next(t for t in allowed if t != SPEAKER)
+    return [(e, wanted) for e in slot.entities]
+
+
+def _coordinated(slots: list[_Slot], text: str) -> list[_Slot]:
+    """Join two names of one type written "A and B" into one slot, so both take the clause's verb."""
+    joined = []
+    for slot in slots:
+        last = joined[-1] if joined else None
+        if (last is not None and last.kind == slot.kind == "name" and last.types() == slot.types()
+                and text[last.end:slot.start] == " and "):
+            joined[-1] = _Slot(last.start, slot.end, last.entities + slot.entities, "name")
+        else:
+            joined.append(slot)
+    return joined
+
+
+def _is_identifier(word: str) -> bool:
+    """Return whether a word is written like a code name: Service_Checkout, AuthModule, BUG-3310."""
+    camel = re.search(r"[a-z][A-Z]", word) is not None and not re.match(r"(?:Mc|Mac)[A-Z]", word)
+    return "_" in word or camel or any(c.isdigit() for c in word)
+
+
+def _verb_follows(sentence: list[_Token], index: int) -> bool:
+    """Return whether a verb comes next, adverbs skipped: "Wendell no longer lives" but not "Readers rarely notice"."""
+    while index < len(sentence) and (sentence[index].lower in english.VERB_ADVERBS or sentence[index].lower.endswith("ly")):
+        index += 1
+    if index < len(sentence) and sentence[index].text in "'’":
+        return True
+    return index < len(sentence) and sentence[index].lower in english.CLAUSE_VERBS
 
 
 def _sentences(tokens: list[_Token]) -> list[list[_Token]]:
@@ -448,7 +560,7 @@ def _clauses(sentence: list[_Token]) -> list[list[_Token]]:
 
 
 def _is_name_word(token: _Token, first: bool) -> bool:
-    if not token.capitalised or token.lower in english.MONTHS or token.lower in english.WEEKDAYS:
+    if not token.capitalised or token.lower in english.MONTHS or token.lower in english.WEEKDAYS or token.lower in english.ROLE_TITLES:
         return False
     return not (token.lower in english.FUNCTION_WORDS and (first or token.lower == "i"))
 
@@ -498,7 +610,7 @@ def _is_modifier(token: _Token) -> bool:
     return (
         token.kind == "word" and token.text.isalpha() and token.text.islower()
         and token.lower not in english.FUNCTION_WORDS and token.lower not in english.DETERMINERS
-        and not token.lower.endswith("ly")
+        and (not token.lower.endswith("ly") or token.lower in english.LY_ADJECTIVES)
     )
 
 

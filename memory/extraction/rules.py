@@ -11,7 +11,7 @@ from dataclasses import dataclass
 P, O, L, E, T = "PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT"
 SPEAKER = "SPEAKER"
 
-AUX = r"(?:(?:has|have|had|was|were|is|are|will|would|recently|just|also|then|later|finally|already|still|now|first|eventually|has been|had been)\s+)*"
+AUX = r"(?:(?:has|have|had|was|were|is|are|am|will|would|recently|just|also|then|later|finally|already|still|now|first|eventually|has been|had been|both|currently)\s+)*"
 DET = r"(?:(?:the|a|an|its|their|his|her|our|my|your|this|that|same)\s+)*"
 NUM = r"(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|many|some|a few|new)\s+)?"
 ROLE = r"[a-z][a-z -]{0,40}?"
@@ -19,34 +19,38 @@ ROLE = r"[a-z][a-z -]{0,40}?"
 
 @dataclass(frozen=True)
 class RelationRule:
-    relation: str
-    subjects: frozenset
-    objects: frozenset
+    relation: str | None
+    subjects: tuple
+    objects: tuple
     between: re.Pattern
     before: re.Pattern | None = None
     inverse: bool = False
 
 
 def rule(relation, subjects, objects, between, *, before=None, inverse=False):
+    """Return a rule; the first type listed is the one a weakly typed name takes when the rule fits it."""
     return RelationRule(
-        relation, frozenset(subjects), frozenset(objects), re.compile(between),
+        relation, tuple(subjects), tuple(objects), re.compile(between),
         re.compile(before) if before else None, inverse,
     )
 
 
-PEOPLE = {P, SPEAKER}
-PEOPLE_OR_ORGS = {P, O, SPEAKER}
+PEOPLE = (P, SPEAKER)
+PEOPLE_OR_ORGS = (P, O, SPEAKER)
+THINGS = (T, O, L, E, P)
 
 RULES = [
-    rule("EMPLOYED_BY", PEOPLE, {O},
-         rf"\s+{AUX}(?:joined|joins|join|signed with|signs with|signed on with|works (?:at|for)|work (?:at|for)|"
-         rf"worked (?:at|for)|working (?:at|for)|employed (?:at|by)|hired by|started at|starts at|"
-         rf"(?:is|was|am|became) (?:a|an|the) {ROLE} (?:at|for|of|with))\s+{DET}"),
-    rule("EMPLOYED_BY", {P}, {O}, rf"\s+(?:of|from)\s+{DET}"),
-    rule("EMPLOYED_BY", {P}, {O}, rf"\s*,\s+(?:the|a|an|our|their)\s+{ROLE}\s+(?:at|of|for|with)\s+{DET}"),
     rule("MEMBER_OF", PEOPLE, {O},
          rf"\s+{AUX}(?:sits|sit|sat|serves|serve|served|is|was|am) on the (?:board|council|committee|panel) of\s+{DET}|"
          rf"\s+{AUX}(?:joined the board of|belongs to|(?:is|was|am|became) (?:a |an )?(?:member|trustee|director|fellow|board member) of)\s+{DET}"),
+    rule("EMPLOYED_BY", PEOPLE, {O},
+         rf"\s+{AUX}(?:joined|joins|join|signed with|signs with|signed on with|works (?:at|for)|work (?:at|for)|"
+         rf"worked (?:at|for)|working (?:at|for)|employed (?:at|by)|hired by|started at|starts at|"
+         rf"(?:is|was|am|became) (?:a|an|the) {ROLE} (?:at|for|of|with)|"
+         rf"(?:became|becomes|was named|was appointed|is now) {ROLE} (?:at|for|of|with))\s+{DET}"),
+    rule(None, PEOPLE, {O}, rf"\s+{AUX}(?:left|leaves|leave|quit|quits|resigned from|was fired by|was laid off by)\s+{DET}"),
+    rule("EMPLOYED_BY", {P}, {O}, rf"\s+(?:of|from)\s+{DET}"),
+    rule("EMPLOYED_BY", {P}, {O}, rf"\s*,\s+(?:the|a|an|our|their)\s+{ROLE}\s+(?:at|of|for|with)\s+{DET}"),
     rule("SUBSIDIARY_OF", {O}, {O},
          rf"\s+{AUX}(?:is|was|became|remains) (?:a|an|the) (?:wholly[- ]owned )?(?:subsidiary|division|unit|arm|part|affiliate) of\s+{DET}|"
          rf"\s+{AUX}(?:is |was )?(?:owned|acquired|bought) by\s+{DET}|"
@@ -58,8 +62,10 @@ RULES = [
          rf"\s+{AUX}(?:is |was |are )?headquartered (?:in|at)\s+{DET}|"
          rf"(?:['’]s)?\s+(?:head office|headquarters|hq) (?:is|are|was) (?:in|at)\s+{DET}"),
     rule("LOCATED_AT", PEOPLE_OR_ORGS, {L},
-         rf"\s+{AUX}(?:work|works|worked|working|operate|operates|operated) out of\s+{DET}|"
-         rf"\s+{AUX}(?:is |are |was |were |am )?(?:based|located|stationed) (?:in|at)\s+{DET}|"
+         rf"\s+{AUX}(?:work|works|worked|working|operate|operates|operated) out of\s+{DET}"),
+    rule("LOCATED_AT", (O, P, T, L, E, SPEAKER), {L},
+         rf"\s+{AUX}(?:is |are |was |were |am )?(?:based|located|stationed|situated|hosted|deployed) (?:in|at)\s+{DET}"),
+    rule("LOCATED_AT", {O}, {L},
          rf"\s+{AUX}(?:runs|run|ran|operates|operate|operated|has|have|had|opened|maintains) (?:a|an|its|their) "
          rf"(?:[a-z]+ ){{1,3}}?(?:in|outside|near|at|outside of)\s+{DET}"),
     rule("LOCATED_AT", {P, SPEAKER}, {L},
@@ -68,12 +74,22 @@ RULES = [
     rule("RESIDES_AT", PEOPLE, {L},
          rf"\s+{AUX}(?:lives|live|lived|living|resides|reside|resided|residing|moved|relocated|settled) (?:at|in|to)\s+{DET}|"
          rf"(?:['’]s)?\s+home (?:is|was) (?:at|in)\s+{DET}"),
-    rule("USES", PEOPLE, {T},
+    rule("DEPENDS_ON", (T, O), THINGS,
+         rf"\s+{AUX}(?:depends|depend|depended|relies|rely|relied|is dependent|are dependent) on\s+{DET}"),
+    rule("USES", (P, O, T, SPEAKER), {T},
          rf"\s+{AUX}(?:uses|use|used|using|relies on|relied on|drives|drove|drive|works with|operates|operated)\s+{NUM}{DET}"),
     rule("USES", PEOPLE, {T}, rf"\s+{DET}{NUM}",
          before=r"\b(?:issued|issues|gave|gives|give|handed|hands|lent|lends|loaned|assigned|provided)\s*$"),
-    rule("OWNS", PEOPLE_OR_ORGS, {T},
+    rule("OWNS", PEOPLE_OR_ORGS, (T, O, L),
          rf"\s+{AUX}(?:owns|own|owned|bought|buys|buy|purchased|purchases)\s+{NUM}{DET}"),
+    rule("OWNED_BY", (T, L, O), (O, P, T),
+         rf"\s+{AUX}(?:is |are |was |were )?(?:owned|maintained|managed|run) by\s+{DET}|\s+{AUX}(?:belongs|belong|belonged) to\s+{DET}"),
+    rule("ASSIGNED_TO", (T, E), (P, O, T),
+         rf"\s+{AUX}(?:is |are |was |were |been )?(?:assigned|reassigned|handed|handed over|given|delegated) to\s+{DET}"),
+    rule("ASSIGNED_TO", (T, E), (P, O, T), r"\s+to\s+",
+         before=r"\b(?:assigned|assigns|assign|reassigned|handed|hands|delegated|gave|gives)\s+(?:the\s+|a\s+|an\s+|this\s+|that\s+)?$"),
+    rule("PART_OF", THINGS, THINGS,
+         rf"\s+{AUX}(?:is |are |was |were )?(?:(?:a |an )?part|(?:a|an) (?:component|module|piece|section|subsystem)) of\s+{DET}"),
     rule("PARTNER_WITH", {O}, {O},
          rf"\s+{AUX}(?:partners|partner|partnered|partnering|collaborates|collaborated|collaborating|"
          rf"teamed up|cooperates|cooperated|works together|worked together) with\s+{DET}|"
