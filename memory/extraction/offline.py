@@ -373,7 +373,7 @@ class _Document:
                 self._emit(_Slot(0, 0, [first], "plural"), "KNOWS", [second], 0.5)
 
     def _match(self, subject: _Slot, obj: _Slot, between: str, before: str, asserted: bool) -> None:
-        """Emit the first rule that fits; a rule that fits only by retyping weakly typed names retypes them.
+        """Emit the rule that fits with the fewest weakly typed names retyped (the first such), and retype them.
 
         A negated, past, hedged or questioned statement still types its names ("did not join X": X is an
         organisation) but states no relation.
@@ -381,24 +381,28 @@ class _Document:
         between = re.sub(r"^['’]m\b", " am", re.sub(r"^['’]re\b", " are", between))
         asserted = asserted and not NEGATION.search(between)
         between = re.sub(r"\s+", " ", NEGATION_WORDS.sub(" ", between)) if between.strip() else between
-        for retype in (False, True):
-            for rule in RULES:
-                source, target = (obj, subject) if rule.inverse else (subject, obj)
-                if rule.relation == "ALIAS_OF" and (retype or not source.kind == target.kind == "name"):
-                    continue
-                if rule.before is not None and not rule.before.search(before):
-                    continue
-                if not rule.between.fullmatch(between):
-                    continue
-                changes = _fit(source, rule.subjects, retype), _fit(target, rule.objects, retype)
-                if None in changes:
-                    continue
-                for entity, type_ in changes[0] + changes[1]:
-                    entity.type, entity.cue = type_, 2
-                if rule.relation is not None and asserted:
-                    confidence = 0.8 if source.kind == target.kind == "name" else 0.6
-                    self._emit(source, rule.relation, target.entities, confidence)
-                return
+        fitting = []
+        for rule in RULES:
+            source, target = (obj, subject) if rule.inverse else (subject, obj)
+            if rule.before is not None and not rule.before.search(before):
+                continue
+            if not rule.between.fullmatch(between):
+                continue
+            retype = rule.relation != "ALIAS_OF"
+            if rule.relation == "ALIAS_OF" and not (source.kind == target.kind == "name"):
+                continue
+            source_changes, target_changes = _fit(source, rule.subjects, retype), _fit(target, rule.objects, retype)
+            if source_changes is not None and target_changes is not None:
+                fitting.append((len(source_changes) + len(target_changes), len(fitting), rule, source, target,
+                                source_changes + target_changes))
+        if not fitting:
+            return
+        _, _, rule, source, target, changes = min(fitting, key=lambda fit: fit[:2])
+        for entity, type_ in changes:
+            entity.type, entity.cue = type_, 2
+        if rule.relation is not None and asserted:
+            confidence = 0.8 if source.kind == target.kind == "name" else 0.6
+            self._emit(source, rule.relation, target.entities, confidence)
 
     def _attributes(self, slots: list[_Slot], clause: list[_Token]) -> None:
         """Record "X's status is degraded", "the priority of X is high" and "X has status blocked"."""

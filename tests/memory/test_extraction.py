@@ -10,6 +10,7 @@ from memory.extraction import get_extractor
 from memory.extraction.offline import OfflineExtractor
 from memory.extraction.openai_extractor import OpenAIExtractor
 from tests.conftest import ROOT
+from tests.memory.extraction_heldout import CASES, FRESH_CASES, score
 
 GOLD = ROOT.parent / "shared" / "benchmarks" / "poleo" / "poleo_gold.json"
 
@@ -24,6 +25,14 @@ def entity(result, name):
 
 def triples(result):
     return {(r.source, r.type, r.target) for r in result.relations}
+
+
+def facts(result):
+    return {(f.subject, f.predicate, f.object) for f in result.facts}
+
+
+def types(result):
+    return {e.name: e.type for e in result.entities}
 
 
 def test_typed_entities_with_offsets_and_aliases():
@@ -144,3 +153,93 @@ def test_bench_extraction_prints_scores_and_counts_negated_relations():
         assert set(scores) >= {"precision", "recall", "f1"} and 0.0 <= scores["f1"] <= 1.0
     assert result["entities"]["typed"]["f1"] <= result["entities"]["untyped"]["f1"]
     assert result["relations"]["gold"] == 29 and result["negative_relations_emitted"] == 0
+
+
+@pytest.mark.parametrize(
+    ("cases", "typed", "untyped", "fact_f1"),
+    [(CASES, 0.97, 0.98, 0.97), (FRESH_CASES, 0.95, 0.98, 0.95)],
+    ids=["tuned-on", "fresh"],
+)
+def test_held_out_sentences_keep_their_scores(cases, typed, untyped, fact_f1):
+    scores = score(OfflineExtractor(), cases)
+    print({k: v for k, v in scores.items() if k != "fact_misses"})
+    assert scores["entities"]["typed"]["f1"] >= typed
+    assert scores["entities"]["untyped"]["f1"] >= untyped
+    assert scores["facts"]["f1"] >= fact_f1, scores["fact_misses"]
+
+
+@pytest.mark.parametrize("text", [
+    "Odile did not join Parrish Analytics.",
+    "Odile never worked for Parrish Analytics.",
+    "Odile no longer works at Parrish Analytics.",
+    "Odile used to work at Parrish Analytics.",
+    "Odile left Parrish Analytics in May.",
+    "Odile might join Parrish Analytics.",
+    "Perhaps Odile works at Parrish Analytics.",
+    "Does Odile work at Parrish Analytics?",
+    "Why did Odile join Parrish Analytics?",
+])
+def test_denied_ended_hedged_and_asked_statements_type_names_but_state_nothing(text):
+    result = extract(text)
+    assert result.facts == [] and result.relations == []
+    assert types(result) == {"Odile": "PERSON", "Parrish Analytics": "ORGANIZATION"}
+
+
+@pytest.mark.parametrize("verb", ["joined", "works at", "was hired by", "is a designer at", "did not join"])
+def test_a_plain_name_after_a_job_verb_is_an_organisation(verb):
+    result = extract(f"Casimir {verb} Thornbury.")
+    assert types(result) == {"Casimir": "PERSON", "Thornbury": "ORGANIZATION"}
+
+
+def test_sentence_openers_are_names_only_before_a_verb():
+    assert [e.name for e in extract("Readers rarely notice the change.").entities] == []
+    assert types(extract("Ask Lowri Pryce to review the draft.")) == {"Lowri Pryce": "PERSON"}
+    assert facts(extract("Ilka joined Westerby as CTO.")) == {("Ilka", "EMPLOYED_BY", "Westerby")}
+
+
+def test_first_person_statements_are_facts_about_the_user():
+    result = extract("I'm a paramedic at Fenwick General Hospital. I just moved to Ostrava. I used to live in Brno.")
+    assert facts(result) == {
+        ("user", "EMPLOYED_BY", "Fenwick General Hospital"),
+        ("user", "RESIDES_AT", "Ostrava"),
+    }
+
+
+def test_code_identifiers_are_things_and_their_relations_are_read():
+    result = extract(
+        "Service_Quotes depends on Service_Rates. QuoteWidget is part of Portal_Web. "
+        "Service_Rates is owned by Pricing_Team. Ruairi assigned TASK-881 to Agent_Builder."
+    )
+    assert types(result) == {
+        "Service_Quotes": "OBJECT", "Service_Rates": "OBJECT", "QuoteWidget": "OBJECT", "Portal_Web": "OBJECT",
+        "Pricing_Team": "ORGANIZATION", "Ruairi": "PERSON", "TASK-881": "OBJECT", "Agent_Builder": "OBJECT",
+    }
+    assert facts(result) == {
+        ("Service_Quotes", "DEPENDS_ON", "Service_Rates"),
+        ("QuoteWidget", "PART_OF", "Portal_Web"),
+        ("Service_Rates", "OWNED_BY", "Pricing_Team"),
+        ("TASK-881", "ASSIGNED_TO", "Agent_Builder"),
+    }
+
+
+def test_ownership_is_one_single_valued_fact_whichever_way_it_is_said():
+    said_forwards = extract("Yvonne owns the Harebell Florist.")
+    said_backwards = extract("The Harebell Florist is owned by Yvonne.")
+    for result in (said_forwards, said_backwards):
+        assert [(f.subject, f.predicate, f.object, f.cardinality) for f in result.facts] == [
+            ("Harebell Florist", "OWNED_BY", "Yvonne", "single"),
+        ]
+    assert triples(said_forwards) == {("Yvonne", "OWNS", "Harebell Florist")}
+
+
+def test_attributes_become_single_valued_has_facts():
+    result = extract(
+        "Ticket_3187's priority is urgent. The status of Service_Fax is degraded. Build_412 has status blocked. "
+        "The owner of Report_Weekly is Imogen Tate. The status of Service_Print is not degraded."
+    )
+    assert {(f.subject, f.predicate, f.object, f.cardinality) for f in result.facts} == {
+        ("Ticket_3187", "HAS_PRIORITY", "urgent", "single"),
+        ("Service_Fax", "HAS_STATUS", "degraded", "single"),
+        ("Build_412", "HAS_STATUS", "blocked", "single"),
+        ("Report_Weekly", "OWNED_BY", "Imogen Tate", "single"),
+    }
