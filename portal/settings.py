@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "portal.apps.PortalConfig",
     "memory",
     "knowledge",
+    "governance",
 ]
 
 MIDDLEWARE = [
@@ -170,3 +171,10 @@ SINGLE_VALUED_PREDICATES = env.list(
     "SINGLE_VALUED_PREDICATES",
     default=["EMPLOYED_BY", "RESIDES_AT", "HEADQUARTERS_AT", "SUBSIDIARY_OF", "LOCATED_AT", "OCCURRED_AT", "OWNED_BY", "ASSIGNED_TO"],
 )
+
+# Self-service governance: exports expire; export and erasure workers run on the maintenance queue.
+EXPORT_TTL_HOURS = env.int("EXPORT_TTL_HOURS", default=24)
+CELERY_TASK_ROUTES = {**CELERY_TASK_ROUTES, "governance.tasks.*": {"queue": "maintenance"}}
+CELERY_BEAT_SCHEDULE["governance-exports-expire"] = {
+    "task": "governance.tasks.exports_expire_task", "schedule": 15 * 60,
+}

@@ -10,6 +10,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
+    path("me/", include("governance.urls")),
     path("api/v1/knowledge/", include("knowledge.api.urls")),
     path("api/v1/", include("memory.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -1,0 +1,286 @@
+"""Reads for the self-service pages, the export worker and the residue scan.
+
+Every function that reads memory takes the subject's `user_id` and uses it.
+"""
+
+import base64
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import redis
+from django.apps import apps
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Cast
+from neomodel import db
+
+from governance import cypher
+from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus, user_id_digest
+from memory.models import CATEGORIES, ConsentRecord, Grant, MemoryAccess, Subject
+from memory.selectors import consented_categories
+from portal.exceptions import NotFound
+
+BROKER_QUEUE_TYPES = (b"list", "list")
+
+
+def subject_is_erased(*, user_id: str) -> bool:
+    """Return whether a worker must refuse to write memory for this subject now.
+
+    True while an erasure of the subject's memory is queued or running, and for good once the
+    account was deleted; a subject who erased their memory but kept the account may be written to
+    again once the erasure has finished.
+    """
+    digest = user_id_digest(user_id)
+    return (
+        ErasureJob.objects.filter(user_id_digest=digest, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]).exists()
+        or ErasureJob.objects.filter(user_id_digest=digest, scope=ErasureScope.ACCOUNT).exists()
+    )
+
+
+def graph_labels() -> list[str]:
+    return [label for (label,) in db.cypher_query(cypher.LABELS)[0]]
+
+
+def node_counts(*, user_id: str) -> dict[str, int]:
+    """Return how many conversations, messages, facts... the subject has."""
+    counts = {}
+    for kind, label in cypher.KIND_LABELS.items():
+        counts[kind] = db.cypher_query(cypher.count(label), {"user_id": user_id, "label": label})[0][0][0]
+    return counts
+
+
+def export_label_counts(*, user_id: str) -> dict[str, int]:
+    """Return the subject's node count per label (each node under its first label), non-empty labels only."""
+    counts = {}
+    for label in graph_labels():
+        n = db.cypher_query(cypher.count(label), {"user_id": user_id, "label": label})[0][0][0]
+        if n:
+            counts[label] = n
+    return counts
+
+
+def conversation_list(*, user_id: str, limit: int = 50) -> list[dict]:
+    rows, _ = db.cypher_query(cypher.CONVERSATIONS_RECENT, {"user_id": user_id, "limit": limit})
+    return [
+        {"uid": uid, "session_id": session, "agent_id": agent, "title": title, "created_at": _native(created),
+         "messages": messages, "last_at": _native(last)}
+        for uid, session, agent, title, created, messages, last in rows
+    ]
+
+
+def conversation_get(*, user_id: str, uid: str) -> dict:
+    rows, _ = db.cypher_query(cypher.CONVERSATION_MESSAGES, {"user_id": user_id, "uid": uid})
+    if not rows:
+        raise NotFound("No conversation with that id.")
+    uid, session, agent, title, created, messages = rows[0]
+    return {"uid": uid, "session_id": session, "agent_id": agent, "title": title, "created_at": _native(created),
+            "messages": [{**m, "created_at": _native(m["created_at"])} for m in messages if m["uid"]]}
+
+
+def item_search(*, user_id: str, kind: str, text: str, limit: int = 50) -> list[dict]:
+    """Return the subject's items of a kind whose text contains `text`, case-insensitively."""
+    rows, _ = db.cypher_query(cypher.ITEM_SEARCH[kind], {"user_id": user_id, "q": text.lower(), "limit": limit})
+    return [{"uid": uid, **{k: _native(v) for k, v in props.items()}} for uid, props in rows]
+
+
+def entity_neighbourhood(*, user_id: str, uid: str, limit: int = 25) -> dict:
+    """Return an entity with related entities, facts about it and messages mentioning it, as graph elements."""
+    rows, _ = db.cypher_query(cypher.ENTITY_NEIGHBOURHOOD, {"user_id": user_id, "uid": uid, "limit": limit})
+    if not rows:
+        raise NotFound("No entity with that id.")
+    uid, name, kind, entities, facts, messages = rows[0]
+    entities = [e for e in entities if e["uid"]]
+    facts = [f for f in facts if f["uid"]]
+    messages = [m for m in messages if m["uid"]]
+    nodes = [{"data": {"id": uid, "label": name, "kind": "entity", "center": True}}]
+    edges = []
+    for e in entities:
+        nodes.append({"data": {"id": e["uid"], "label": e["name"], "kind": "entity"}})
+        source, target = (uid, e["uid"]) if e["outgoing"] else (e["uid"], uid)
+        edges.append({"data": {"source": source, "target": target, "label": e["label"] or e["rel"]}})
+    for f in facts:
+        nodes.append({"data": {"id": f["uid"], "label": f["text"], "kind": "fact"}})
+        edges.append({"data": {"source": f["uid"], "target": uid, "label": "ABOUT"}})
+    for m in messages:
+        nodes.append({"data": {"id": m["uid"], "label": m["text"], "kind": "message"}})
+        edges.append({"data": {"source": m["uid"], "target": uid, "label": "MENTIONS"}})
+    unique = list({n["data"]["id"]: n for n in nodes}.values())
+    return {"uid": uid, "name": name, "type": kind, "entities": entities, "facts": facts, "messages": messages,
+            "elements": unique + edges}
+
+
+def trace_steps(*, user_id: str, uid: str) -> list[dict]:
+    rows, _ = db.cypher_query(cypher.TRACE_STEPS, {"user_id": user_id, "uid": uid})
+    return [{"order": order, "thought": thought, "action": action, "observation": observation, "tool_calls": calls}
+            for order, thought, action, observation, calls in rows]
+
+
+def grant_list(*, subject: Subject):
+    return Grant.objects.filter(subject=subject).select_related("agent").order_by("agent__name")
+
+
+def grant_get(*, subject: Subject, agent_id: str) -> Grant:
+    grant = Grant.objects.filter(subject=subject, agent__agent_id=agent_id).select_related("agent").first()
+    if grant is None:
+        raise NotFound("No agent with that id has access to your memory.")
+    return grant
+
+
+def consent_matrix(*, subject: Subject) -> list[dict]:
+    """Return, for all agents and then each agent with a grant, which categories are consented to."""
+    rows = [{"agent": None, "consented": consented_categories(subject=subject, agent=None)}]
+    for grant in grant_list(subject=subject).filter(revoked_at__isnull=True):
+        rows.append({"agent": grant.agent, "consented": consented_categories(subject=subject, agent=grant.agent)})
+    for row in rows:
+        row["categories"] = [(category, category in row["consented"]) for category in CATEGORIES]
+    return rows
+
+
+def consent_ledger(*, subject: Subject):
+    return ConsentRecord.objects.filter(subject=subject).select_related("agent", "actor").order_by("-created_at", "-pk")
+
+
+def access_list(*, subject: Subject):
+    return MemoryAccess.objects.filter(subject=subject).select_related("agent").order_by("-created_at", "-pk")
+
+
+def export_list(*, subject: Subject):
+    return ExportJob.objects.filter(subject=subject)
+
+
+def export_get(*, subject: Subject, public_id) -> ExportJob:
+    """Return one of the subject's exports; another subject's is not found, exactly like a missing one."""
+    job = ExportJob.objects.filter(subject=subject, public_id=public_id).first()
+    if job is None:
+        raise NotFound("No export with that id.")
+    return job
+
+
+def erasure_get(*, subject: Subject, public_id) -> ErasureJob:
+    job = ErasureJob.objects.filter(subject=subject, public_id=public_id).select_related("tombstone").first()
+    if job is None:
+        raise NotFound("No erasure with that id.")
+    return job
+
+
+def erasure_pending(*, subject: Subject) -> ErasureJob | None:
+    return ErasureJob.objects.filter(subject=subject, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]).first()
+
+
+def tombstone_list(*, subject: Subject):
+    return ErasureTombstone.objects.filter(job__subject=subject)
+
+
+def account_tombstone_get(*, public_id) -> ErasureJob:
+    """Return an account erasure by its unguessable id; it holds no content, so no sign-in is needed."""
+    job = ErasureJob.objects.filter(public_id=public_id, scope=ErasureScope.ACCOUNT).select_related(
+        "tombstone").first()
+    if job is None:
+        raise NotFound("No account erasure with that id.")
+    return job
+
+
+def export_directory(*, user_id: str) -> Path:
+    """Return where a subject's export files live; the name reveals neither the id nor any content."""
+    return Path(settings.MEDIA_ROOT) / "exports" / user_id_digest(user_id)[:32]
+
+
+def export_path(*, job: ExportJob) -> Path:
+    return Path(settings.MEDIA_ROOT) / job.file_name
+
+
+def app_redis() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+def broker_redis() -> redis.Redis:
+    return redis.Redis.from_url(settings.CELERY_BROKER_URL)
+
+
+def redis_keys(*, user_id: str) -> list[bytes]:
+    """Return the keys in the app's Redis (caches, locks, counters) whose names mention the subject."""
+    return list(app_redis().scan_iter(match=f"*{user_id}*", count=1000))
+
+
+def broker_messages(*, user_id: str) -> Iterator[tuple[str, bytes, bytes]]:
+    """Yield (kind, key, entry) for task messages in the broker that mention the subject.
+
+    Queued messages sit in list keys (one per queue); those a worker has taken but not yet
+    acknowledged sit in the `unacked` hash (kind "unacked", entry = delivery tag).
+    """
+    broker = broker_redis()
+    for key in broker.scan_iter(count=1000):
+        kind = broker.type(key)
+        if kind in BROKER_QUEUE_TYPES:
+            for raw in broker.lrange(key, 0, -1):
+                if _mentions(raw, user_id):
+                    yield "list", key, raw
+        elif key == b"unacked":
+            for tag, raw in broker.hscan_iter(key, count=1000):
+                if _mentions(raw, user_id):
+                    yield "unacked", key, tag
+
+
+def _mentions(raw: bytes, user_id: str) -> bool:
+    if user_id.encode() in raw:
+        return True
+    try:
+        message = json.loads(raw)
+        message = message[0] if isinstance(message, list) else message
+        return user_id.encode() in base64.b64decode(message.get("body", ""))
+    except (ValueError, TypeError, AttributeError):
+        return False
+
+
+def database_rows(*, user_id: str, subject_pk: int, account: bool) -> dict[str, int]:
+    """Return rows of any table that still mention the subject's public id, or still hold its memory.
+
+    Every text and JSON column of every model is searched for the id. When the account is kept,
+    the subject row itself (the account's link to its id) is not residue.
+    """
+    found = {}
+    for model in apps.get_models():
+        for field in model._meta.concrete_fields:
+            if not isinstance(field, (models.CharField, models.TextField, models.JSONField)):
+                continue
+            if model is Subject and field.name == "user_id" and not account:
+                continue
+            n = (model.objects.annotate(_text=Cast(field.name, models.TextField()))
+                 .filter(_text__contains=user_id).count())
+            if n:
+                key = f"{model._meta.label}.{field.name}"
+                found[key] = found.get(key, 0) + n
+    owned = [MemoryAccess, ExportJob]
+    if account:
+        owned += [Grant, ConsentRecord]
+        found_subject = Subject.objects.filter(pk=subject_pk).count()
+        if found_subject:
+            found["memory.Subject"] = found_subject
+    for model in owned:
+        n = model.objects.filter(subject_id=subject_pk).count()
+        if n:
+            found[model._meta.label] = n
+    return found
+
+
+def residue_scan(*, user_id: str, subject_pk: int, scope: str, category: str = "") -> dict[str, int]:
+    """Count what is left of a subject in every store after an erasure of the given scope; all zero is clean."""
+    if scope == ErasureScope.CATEGORY:
+        labels = cypher.CATEGORY_LABELS[category]
+        return {"neo4j": sum(db.cypher_query(cypher.count(label), {"user_id": user_id, "label": label})[0][0][0]
+                             for label in labels)}
+    directory = export_directory(user_id=user_id)
+    files = sum(1 for p in directory.rglob("*") if p.is_file()) if directory.exists() else 0
+    return {
+        "neo4j": db.cypher_query(cypher.RESIDUE_NODES, {"user_id": user_id})[0][0][0],
+        "redis": len(redis_keys(user_id=user_id)),
+        "broker": sum(1 for _ in broker_messages(user_id=user_id)),
+        "database": sum(database_rows(user_id=user_id, subject_pk=subject_pk,
+                                      account=scope == ErasureScope.ACCOUNT).values()),
+        "files": files,
+    }
+
+
+def _native(value):
+    return value.to_native() if hasattr(value, "to_native") else value

@@ -1,0 +1,300 @@
+"""Writes for self-service governance: pause, exports, erasure of a category, of all memory, of an account."""
+
+import io
+import json
+import os
+import shutil
+import zipfile
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from neomodel import db
+
+from governance import cypher, selectors
+from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus, user_id_digest
+from memory.embeddings import get_embedder
+from memory.models import CATEGORIES, ConsentRecord, Grant, MemoryAccess, Subject
+from portal.exceptions import ApplicationError
+
+ERASE_BATCH = 5000
+EXPORT_PAGE = 1000
+# Passes of erase-then-scan before an erasure gives up: a write that raced the first pass (an
+# extraction already running) is caught by the next.
+ERASE_PASSES = 5
+# Sources first, so nothing is derived again from a message that is about to go.
+ERASE_ORDER = ("Message", "Conversation", "Fact", "Preference", "Entity", "ToolCall", "ReasoningStep",
+               "ReasoningTrace", "User")
+README = Path(__file__).resolve().parent / "export_readme.md"
+
+
+def grant_pause(*, grant: Grant) -> None:
+    Grant.objects.filter(pk=grant.pk, paused_at__isnull=True).update(paused_at=timezone.now())
+
+
+def grant_resume(*, grant: Grant) -> None:
+    Grant.objects.filter(pk=grant.pk).update(paused_at=None)
+
+
+# --- export -----------------------------------------------------------------------------------
+
+def export_request(*, subject: Subject) -> ExportJob:
+    """Queue an export of everything about the subject; a worker builds it."""
+    from governance.tasks import export_build_task
+
+    job = ExportJob.objects.create(subject=subject)
+    transaction.on_commit(lambda: export_build_task.delay(job.pk))
+    return job
+
+
+def export_build(*, job_id: int) -> ExportJob:
+    """Write the subject's zip page by page (memory stays bounded), then make it downloadable until it expires."""
+    job = ExportJob.objects.select_related("subject").get(pk=job_id)
+    if job.status not in (JobStatus.QUEUED, JobStatus.RUNNING):
+        return job
+    subject = job.subject
+    user_id = subject.user_id
+    counts = selectors.export_label_counts(user_id=user_id)
+    job.status, job.items_total, job.items_done = JobStatus.RUNNING, sum(counts.values()), 0
+    job.save(update_fields=["status", "items_total", "items_done"])
+
+    directory = selectors.export_directory(user_id=user_id)
+    directory.mkdir(parents=True, exist_ok=True)
+    final = directory / f"{job.public_id}.zip"
+    partial = final.with_suffix(".part")
+    generated_at = timezone.now()
+    with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("README.md", README.read_text())
+        done = 0
+        for label in counts:
+            with _json_array(archive, f"nodes/{label}.json") as write:
+                for page in _pages(cypher.node_page(label), user_id=user_id, label=label):
+                    for key, labels, pairs in page:
+                        write({"uid": key, "labels": labels, "properties": dict(pairs)})
+                    done += len(page)
+                    ExportJob.objects.filter(pk=job.pk).update(items_done=done)
+        relationships = 0
+        with _json_array(archive, "relationships.json") as write:
+            for label in counts:
+                for page in _pages(cypher.relationship_page(label), user_id=user_id, label=label):
+                    for key, rel_type, props, target, target_labels in page:
+                        if rel_type is not None:
+                            write({"type": rel_type, "from": key, "from_label": label, "to": target,
+                                   "to_labels": target_labels, "properties": props})
+                            relationships += 1
+        with _json_array(archive, "consent.json") as write:
+            for record in ConsentRecord.objects.filter(subject=subject).select_related("agent").order_by("pk"):
+                write({"category": record.category, "agent": record.agent.agent_id if record.agent else None,
+                       "granted": record.granted, "policy_version": record.policy_version,
+                       "actor": "you" if record.actor_id == subject.account_id else (
+                           "someone else" if record.actor_id else None),
+                       "created_at": record.created_at})
+        with _json_array(archive, "access_log.json") as write:
+            for access in MemoryAccess.objects.filter(subject=subject).select_related("agent").order_by("pk").iterator():
+                write({"agent": access.agent.agent_id if access.agent else None, "session_id": access.session_id,
+                       "items": access.items, "created_at": access.created_at})
+        archive.writestr("manifest.json", json.dumps({
+            "user_id": user_id, "export_id": str(job.public_id), "generated_at": generated_at.isoformat(),
+            "nodes": counts, "relationships": relationships, "embedder": get_embedder().name,
+        }, indent=2))
+    os.replace(partial, final)
+    job.status, job.items_done = JobStatus.DONE, sum(counts.values())
+    job.file_name = str(final.relative_to(Path(settings.MEDIA_ROOT)))
+    job.size_bytes = final.stat().st_size
+    job.finished_at = timezone.now()
+    job.expires_at = job.finished_at + timedelta(hours=settings.EXPORT_TTL_HOURS)
+    job.save()
+    return job
+
+
+def export_fail(*, job_id: int, error: str) -> None:
+    ExportJob.objects.filter(pk=job_id).update(status=JobStatus.FAILED, error=error[:255], finished_at=timezone.now())
+
+
+def _pages(query: str, *, user_id: str, label: str):
+    after = None
+    while True:
+        rows, _ = db.cypher_query(query, {"user_id": user_id, "label": label, "after": after,
+                                          "limit": EXPORT_PAGE, "skip": cypher.EMBEDDING_PROPERTIES})
+        if not rows:
+            return
+        yield rows
+        after = rows[-1][0]
+
+
+class _json_array:
+    """Stream JSON values into one zip member as a JSON array, one value at a time."""
+
+    def __init__(self, archive: zipfile.ZipFile, name: str):
+        self.raw = archive.open(name, "w", force_zip64=True)
+        self.out = io.TextIOWrapper(self.raw, encoding="utf-8")
+        self.first = True
+
+    def __enter__(self):
+        self.out.write("[")
+        return self.write
+
+    def write(self, value) -> None:
+        self.out.write(("\n" if self.first else ",\n") + json.dumps(value, default=_json_default, ensure_ascii=False))
+        self.first = False
+
+    def __exit__(self, *exc):
+        self.out.write("\n]\n")
+        self.out.close()
+
+
+def _json_default(value):
+    if hasattr(value, "iso_format"):
+        return value.iso_format()
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    raise TypeError(f"Cannot export {type(value).__name__}")
+
+
+def exports_expire() -> int:
+    """Delete the files of exports past their expiry; return how many expired."""
+    expired = 0
+    for job in ExportJob.objects.filter(status=JobStatus.DONE, expires_at__lte=timezone.now()):
+        _export_file_delete(job)
+        job.status, job.file_name = JobStatus.EXPIRED, ""
+        job.save(update_fields=["status", "file_name"])
+        expired += 1
+    return expired
+
+
+def _export_file_delete(job: ExportJob) -> None:
+    if job.file_name:
+        path = selectors.export_path(job=job)
+        path.unlink(missing_ok=True)
+        path.with_suffix(".part").unlink(missing_ok=True)
+
+
+# --- erasure ----------------------------------------------------------------------------------
+
+@transaction.atomic
+def erasure_request(*, subject: Subject, scope: str, category: str = "") -> ErasureJob:
+    """Queue an erasure. For all memory, every agent is paused at once, until the erasure has finished."""
+    from governance.tasks import subject_erase_task
+
+    if scope == ErasureScope.CATEGORY and category not in CATEGORIES:
+        raise ApplicationError(f"Unknown category {category!r}; choose from {', '.join(CATEGORIES)}.")
+    pending = selectors.erasure_pending(subject=subject)
+    if pending is not None:
+        return pending
+    paused = []
+    if scope != ErasureScope.CATEGORY:
+        grants = Grant.objects.select_for_update().filter(subject=subject, paused_at__isnull=True)
+        paused = list(grants.values_list("pk", flat=True))
+        grants.update(paused_at=timezone.now())
+    job = ErasureJob.objects.create(subject=subject, user_id_digest=user_id_digest(subject.user_id), scope=scope,
+                                    category=category if scope == ErasureScope.CATEGORY else "",
+                                    paused_grants=paused)
+    transaction.on_commit(lambda: subject_erase_task.delay(job.pk))
+    return job
+
+
+def subject_erase(*, job_id: int) -> ErasureJob:
+    """Erase what the job asks for, in batches, scan every store for residue, and leave a tombstone."""
+    job = ErasureJob.objects.select_related("subject").get(pk=job_id)
+    if job.status == JobStatus.DONE:
+        return job
+    subject = job.subject
+    user_id, subject_pk = subject.user_id, subject.pk
+    job.status, job.started_at = JobStatus.RUNNING, timezone.now()
+    job.save(update_fields=["status", "started_at"])
+
+    deleted = {"neo4j_nodes": 0, "redis_keys": 0, "broker_messages": 0, "export_files": 0, "database_rows": 0}
+    for _ in range(ERASE_PASSES):
+        if job.scope == ErasureScope.CATEGORY:
+            deleted["neo4j_nodes"] += _category_erase(user_id=user_id, category=job.category)
+        else:
+            deleted["neo4j_nodes"] += _graph_erase(user_id=user_id)
+            deleted["redis_keys"] += _redis_erase(user_id=user_id)
+            deleted["broker_messages"] += _broker_erase(user_id=user_id)
+            files, rows = _exports_erase(subject=subject)
+            deleted["export_files"] += files
+            deleted["database_rows"] += rows + MemoryAccess.objects.filter(subject=subject).delete()[0]
+        ErasureJob.objects.filter(pk=job.pk).update(nodes_deleted=deleted["neo4j_nodes"])
+        # The account itself goes only once its memory is gone.
+        scope = ErasureScope.ALL if job.scope == ErasureScope.ACCOUNT else job.scope
+        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=scope, category=job.category)
+        if not sum(residue.values()):
+            break
+
+    kept = {}
+    consent_rows = ConsentRecord.objects.filter(subject=subject).count()
+    if job.scope == ErasureScope.ACCOUNT:
+        deleted["database_rows"] += consent_rows + Grant.objects.filter(subject=subject).count()
+        with transaction.atomic():
+            ErasureJob.objects.filter(pk=job.pk).update(subject=None)
+            subject.account.delete()
+        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=job.scope)
+    else:
+        kept["consent_records"] = consent_rows
+        Grant.objects.filter(pk__in=job.paused_grants).update(paused_at=None)
+
+    with transaction.atomic():
+        ErasureTombstone.objects.create(job=job, user_id_digest=job.user_id_digest, scope=job.scope,
+                                        category=job.category, deleted=deleted, residue=residue, kept=kept)
+        job.status = JobStatus.DONE if not sum(residue.values()) else JobStatus.FAILED
+        job.error = "" if job.status == JobStatus.DONE else "Residue remained after erasing; see the tombstone."
+        job.nodes_deleted, job.finished_at = deleted["neo4j_nodes"], timezone.now()
+        job.save(update_fields=["status", "error", "nodes_deleted", "finished_at"])
+    return job
+
+
+def erasure_fail(*, job_id: int, error: str) -> None:
+    ErasureJob.objects.filter(pk=job_id).update(status=JobStatus.FAILED, error=error[:255], finished_at=timezone.now())
+
+
+def _delete_in_batches(query: str, params: dict) -> int:
+    total = 0
+    while True:
+        n = db.cypher_query(query, {**params, "batch": ERASE_BATCH})[0][0][0]
+        total += n
+        if n < ERASE_BATCH:
+            return total
+
+
+def _graph_erase(*, user_id: str) -> int:
+    """Delete every node carrying the subject's id, under any label, with its relationships."""
+    labels = list(ERASE_ORDER) + [label for label in selectors.graph_labels() if label not in ERASE_ORDER]
+    return sum(_delete_in_batches(cypher.batch_delete(label), {"user_id": user_id}) for label in labels)
+
+
+def _category_erase(*, user_id: str, category: str) -> int:
+    total = sum(_delete_in_batches(cypher.batch_delete(label), {"user_id": user_id})
+                for label in cypher.CATEGORY_LABELS[category])
+    if category == "history":
+        total += _delete_in_batches(cypher.EMPTY_CONVERSATIONS_DELETE, {"user_id": user_id})
+    return total
+
+
+def _redis_erase(*, user_id: str) -> int:
+    keys = selectors.redis_keys(user_id=user_id)
+    if keys:
+        selectors.app_redis().delete(*keys)
+    return len(keys)
+
+
+def _broker_erase(*, user_id: str) -> int:
+    """Drop queued and unacknowledged task messages that mention the subject (their payloads are its data)."""
+    broker = selectors.broker_redis()
+    removed = 0
+    for kind, key, entry in list(selectors.broker_messages(user_id=user_id)):
+        if kind == "list":
+            removed += broker.lrem(key, 0, entry)
+        else:
+            removed += broker.hdel(key, entry)
+            broker.zrem(b"unacked_index", entry)
+    return removed
+
+
+def _exports_erase(*, subject: Subject) -> tuple[int, int]:
+    directory = selectors.export_directory(user_id=subject.user_id)
+    files = sum(1 for p in directory.rglob("*") if p.is_file()) if directory.exists() else 0
+    shutil.rmtree(directory, ignore_errors=True)
+    rows, _ = ExportJob.objects.filter(subject=subject).delete()
+    return files, rows

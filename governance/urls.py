@@ -1,0 +1,28 @@
+from django.urls import path
+
+from governance import views
+from memory.api import urls as memory_api_urls  # noqa: F401  registers the "kind" path converter
+
+app_name = "governance"
+
+urlpatterns = [
+    path("", views.overview, name="overview"),
+    path("consent/", views.consent, name="consent"),
+    path("consent/<str:category>/erase/", views.consent_erase, name="consent_erase"),
+    path("agents/", views.agent_list, name="agent_list"),
+    path("agents/<slug:agent_id>/pause/", views.agent_pause, name="agent_pause"),
+    path("agents/<slug:agent_id>/revoke/", views.agent_revoke, name="agent_revoke"),
+    path("conversations/", views.conversation_list, name="conversation_list"),
+    path("conversations/<str:uid>/", views.conversation_detail, name="conversation_detail"),
+    path("memory/<kind:kind>/", views.item_list, name="item_list"),
+    path("memory/<kind:kind>/<str:uid>/", views.item_detail, name="item_detail"),
+    path("memory/<kind:kind>/<str:uid>/forget/", views.item_forget, name="item_forget"),
+    path("access/", views.access_list, name="access_list"),
+    path("export/", views.export_list, name="export_list"),
+    path("export/<uuid:public_id>/", views.export_detail, name="export_detail"),
+    path("export/<uuid:public_id>/download/", views.export_download, name="export_download"),
+    path("erase/", views.erase, name="erase"),
+    path("erasures/<uuid:public_id>/", views.erasure_detail, name="erasure_detail"),
+    path("delete-account/", views.account_delete, name="account_delete"),
+    path("deleted/<uuid:public_id>/", views.account_deleted, name="account_deleted"),
+]

@@ -1,0 +1,280 @@
+"""The "My memory" pages: every signed-in user governs their own memory here, and only their own."""
+
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import FileResponse, Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from governance import selectors, services
+from governance.models import ErasureScope, JobStatus
+from memory import selectors as memory_selectors
+from memory import services as memory_services
+from memory.models import CATEGORIES, Agent
+from memory.selectors import ITEM_KINDS
+from portal.exceptions import ApplicationError, NotFound
+
+KIND_TITLES = {"messages": "Messages", "facts": "Facts", "preferences": "Preferences", "entities": "Entities",
+               "traces": "Reasoning traces"}
+ITEM_TITLES = {"messages": "Message", "facts": "Fact", "preferences": "Preference", "entities": "Entity",
+               "traces": "Reasoning trace"}
+CATEGORY_TITLES = {"history": "Conversation history", "long_term": "Long-term memory (facts, preferences, entities)",
+                   "reasoning": "Reasoning traces"}
+
+
+def _subject(request):
+    return memory_services.subject_get_or_create(user=request.user)
+
+
+def _found(read, **kwargs):
+    """Call a selector and turn its NotFound into a 404 page, the same for missing and for someone else's."""
+    try:
+        return read(**kwargs)
+    except NotFound as exc:
+        raise Http404(exc.message)
+
+
+def _page(request, template: str, title: str, **context):
+    return render(request, template, {"title": title, "site_header": "Memory portal", "is_nav_sidebar_enabled": False,
+                                      "kind_titles": KIND_TITLES, **context})
+
+
+@login_required
+@require_GET
+def overview(request):
+    subject = _subject(request)
+    grants = selectors.grant_list(subject=subject).filter(revoked_at__isnull=True)
+    withdrawn = [c for c in CATEGORIES if c not in memory_selectors.consented_categories(subject=subject, agent=None)]
+    return _page(
+        request, "governance/overview.html", "My memory",
+        counts=selectors.node_counts(user_id=subject.user_id),
+        conversations=selectors.conversation_list(user_id=subject.user_id, limit=5),
+        grants=grants, last_export=selectors.export_list(subject=subject).first(),
+        ready_exports=[job for job in selectors.export_list(subject=subject) if job.is_downloadable],
+        pending_erasure=selectors.erasure_pending(subject=subject),
+        paused=[g for g in grants if g.paused_at], withdrawn=withdrawn,
+        tombstones=selectors.tombstone_list(subject=subject)[:5],
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def consent(request):
+    subject = _subject(request)
+    if request.method == "POST":
+        category, agent_id = request.POST.get("category", ""), request.POST.get("agent", "")
+        granted = request.POST.get("granted") == "1"
+        agent = None
+        if agent_id:
+            agent = selectors.grant_list(subject=subject).filter(agent__agent_id=agent_id).first()
+            if agent is None:
+                raise Http404("No agent with that id has access to your memory.")
+            agent = agent.agent
+        try:
+            memory_services.consent_record(subject=subject, agent=agent, category=category, granted=granted,
+                                           actor=request.user)
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+            return redirect("governance:consent")
+        who = agent.name if agent else "all agents"
+        if granted:
+            messages.success(request, f"Consent to {CATEGORY_TITLES[category].lower()} granted for {who}.")
+            return redirect("governance:consent")
+        messages.warning(request, f"Consent to {CATEGORY_TITLES[category].lower()} withdrawn for {who}: "
+                                  "agents can no longer store or read it. What is already stored is still there.")
+        return redirect("governance:consent_erase", category=category)
+    return _page(request, "governance/consent.html", "Consent",
+                 matrix=selectors.consent_matrix(subject=subject), category_titles=CATEGORY_TITLES,
+                 ledger=Paginator(selectors.consent_ledger(subject=subject), 50).get_page(request.GET.get("page")))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def consent_erase(request, category):
+    if category not in CATEGORIES:
+        raise Http404("No such category.")
+    subject = _subject(request)
+    if request.method == "POST":
+        job = services.erasure_request(subject=subject, scope=ErasureScope.CATEGORY, category=category)
+        messages.info(request, f"Erasing your {CATEGORY_TITLES[category].lower()}.")
+        return redirect("governance:erasure_detail", public_id=job.public_id)
+    return _page(request, "governance/consent_erase.html", f"Erase {CATEGORY_TITLES[category].lower()}?",
+                 category=category, category_title=CATEGORY_TITLES[category],
+                 counts=selectors.node_counts(user_id=subject.user_id))
+
+
+@login_required
+@require_GET
+def agent_list(request):
+    return _page(request, "governance/agent_list.html", "Agents", grants=selectors.grant_list(subject=_subject(request)))
+
+
+@login_required
+@require_POST
+def agent_pause(request, agent_id):
+    grant = _found(selectors.grant_get, subject=_subject(request), agent_id=agent_id)
+    if request.POST.get("action") == "resume":
+        services.grant_resume(grant=grant)
+        messages.success(request, f"{grant.agent.name} is resumed: it can use your memory again.")
+    else:
+        services.grant_pause(grant=grant)
+        messages.warning(request, f"{grant.agent.name} is paused: it can neither read nor write your memory.")
+    return redirect("governance:agent_list")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def agent_revoke(request, agent_id):
+    subject = _subject(request)
+    grant = _found(selectors.grant_get, subject=subject, agent_id=agent_id)
+    if request.method == "POST":
+        memory_services.grant_revoke(subject=subject, agent=grant.agent)
+        messages.success(request, f"{grant.agent.name} no longer has access to your memory.")
+        return redirect("governance:agent_list")
+    return _page(request, "governance/agent_revoke.html", f"Revoke {grant.agent.name}?", grant=grant)
+
+
+@login_required
+@require_GET
+def conversation_list(request):
+    subject = _subject(request)
+    return _page(request, "governance/conversation_list.html", "Conversations",
+                 conversations=selectors.conversation_list(user_id=subject.user_id, limit=200))
+
+
+@login_required
+@require_GET
+def conversation_detail(request, uid):
+    conversation = _found(selectors.conversation_get, user_id=_subject(request).user_id, uid=uid)
+    return _page(request, "governance/conversation_detail.html", conversation["title"] or conversation["session_id"],
+                 conversation=conversation)
+
+
+@login_required
+@require_GET
+def item_list(request, kind):
+    subject = _subject(request)
+    text = request.GET.get("q", "").strip()
+    if text:
+        page = {"items": selectors.item_search(user_id=subject.user_id, kind=kind, text=text), "next": None}
+    else:
+        try:
+            page = memory_selectors.item_list(user_id=subject.user_id, kind=kind, cursor=request.GET.get("cursor"),
+                                              limit=50)
+        except ApplicationError as exc:
+            raise Http404(exc.message)
+    return _page(request, "governance/item_list.html", KIND_TITLES[kind], kind=kind, page=page, q=text)
+
+
+@login_required
+@require_GET
+def item_detail(request, kind, uid):
+    user_id = _subject(request).user_id
+    item = _found(memory_selectors.item_get, user_id=user_id, kind=kind, uid=uid)
+    extra = {}
+    if kind == "entities":
+        extra["neighbourhood"] = selectors.entity_neighbourhood(user_id=user_id, uid=uid)
+    elif kind == "traces":
+        extra["steps"] = selectors.trace_steps(user_id=user_id, uid=uid)
+    fields = [(name, item.get(name)) for name in ITEM_KINDS[kind][2]]
+    return _page(request, "governance/item_detail.html", ITEM_TITLES[kind], kind=kind, list_title=KIND_TITLES[kind],
+                 item=item, fields=fields, **extra)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def item_forget(request, kind, uid):
+    user_id = _subject(request).user_id
+    item = _found(memory_selectors.item_get, user_id=user_id, kind=kind, uid=uid)
+    if request.method == "POST":
+        deleted = _found(memory_services.item_delete, user_id=user_id, kind=kind, uid=uid)
+        messages.success(request, f"Forgotten: {deleted} item{'s' if deleted != 1 else ''} deleted, "
+                                  "including what was derived only from it.")
+        return redirect("governance:item_list", kind=kind)
+    return _page(request, "governance/item_forget.html", "Forget this item?", kind=kind, list_title=KIND_TITLES[kind],
+                 item=item,
+                 fields=[(name, item.get(name)) for name in ITEM_KINDS[kind][2]])
+
+
+@login_required
+@require_GET
+def access_list(request):
+    accesses = Paginator(selectors.access_list(subject=_subject(request)), 50).get_page(request.GET.get("page"))
+    return _page(request, "governance/access_list.html", "Access log", accesses=accesses)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def export_list(request):
+    subject = _subject(request)
+    if request.method == "POST":
+        job = services.export_request(subject=subject)
+        messages.info(request, "Your export is being prepared.")
+        return redirect("governance:export_detail", public_id=job.public_id)
+    return _page(request, "governance/export_list.html", "Export", exports=selectors.export_list(subject=subject))
+
+
+@login_required
+@require_GET
+def export_detail(request, public_id):
+    job = _found(selectors.export_get, subject=_subject(request), public_id=public_id)
+    return _page(request, "governance/export_detail.html", "Export", job=job,
+                 refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING))
+
+
+@login_required
+@require_GET
+def export_download(request, public_id):
+    job = _found(selectors.export_get, subject=_subject(request), public_id=public_id)
+    if not job.is_downloadable:
+        raise Http404("This export is not ready or has expired.")
+    path = selectors.export_path(job=job)
+    return FileResponse(path.open("rb"), as_attachment=True, filename=f"memory-export-{job.created_at:%Y%m%d}.zip",
+                        content_type="application/zip")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def erase(request):
+    subject = _subject(request)
+    if request.method == "POST":
+        job = services.erasure_request(subject=subject, scope=ErasureScope.ALL)
+        messages.info(request, "Erasing your memory. Your agents are paused until it has finished.")
+        return redirect("governance:erasure_detail", public_id=job.public_id)
+    return _page(request, "governance/erase.html", "Erase my memory?",
+                 counts=selectors.node_counts(user_id=subject.user_id),
+                 exports=selectors.export_list(subject=subject).count(),
+                 accesses=selectors.access_list(subject=subject).count(),
+                 grants=selectors.grant_list(subject=subject).filter(revoked_at__isnull=True))
+
+
+@login_required
+@require_GET
+def erasure_detail(request, public_id):
+    job = _found(selectors.erasure_get, subject=_subject(request), public_id=public_id)
+    return _page(request, "governance/erasure_detail.html", "Erasure", job=job,
+                 tombstone=getattr(job, "tombstone", None), category_titles=CATEGORY_TITLES,
+                 refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_delete(request):
+    subject = _subject(request)
+    if request.method == "POST":
+        job = services.erasure_request(subject=subject, scope=ErasureScope.ACCOUNT)
+        logout(request)
+        return redirect("governance:account_deleted", public_id=job.public_id)
+    return _page(request, "governance/account_delete.html", "Delete my account?",
+                 counts=selectors.node_counts(user_id=subject.user_id))
+
+
+@require_GET
+def account_deleted(request, public_id):
+    job = _found(selectors.account_tombstone_get, public_id=public_id)
+    return _page(request, "governance/account_deleted.html", "Account deleted", job=job,
+                 tombstone=getattr(job, "tombstone", None),
+                 refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING), home=reverse("home"))
