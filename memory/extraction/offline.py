@@ -462,7 +462,8 @@ class _Document:
             if position >= offset and (subject.name, predicate, value) not in seen:
                 seen.add((subject.name, predicate, value))
                 facts.append(_fact(subject.name, predicate, value, 0.7, self._date_near(position)))
-        involved = {r.source for r in relations} | {r.target for r in relations} | {f.subject for f in facts} | {f.object for f in facts}
+        involved = {r.source for r in relations} | {r.target for r in relations}
+        involved |= {f.subject for f in facts} | {f.object for f in facts}
         entities = []
         for entity in self.entities:
             mentions = [ExtractedMention(m.text, m.start - offset, m.end - offset, m.confidence)

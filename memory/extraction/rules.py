@@ -11,7 +11,8 @@ from dataclasses import dataclass
 P, O, L, E, T = "PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT"
 SPEAKER = "SPEAKER"
 
-AUX = r"(?:(?:has|have|had|was|were|is|are|am|will|would|recently|just|also|then|later|finally|already|still|now|first|eventually|has been|had been|both|currently)\s+)*"
+AUX = (r"(?:(?:has|have|had|was|were|is|are|am|will|would|recently|just|also|then|later|finally|already|still|now|"
+       r"first|eventually|has been|had been|both|currently)\s+)*")
 DET = r"(?:(?:the|a|an|its|their|his|her|our|my|your|this|that|same)\s+)*"
 NUM = r"(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|many|some|a few|new)\s+)?"
 ROLE = r"[a-z][a-z -]{0,40}?"
