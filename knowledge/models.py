@@ -1,6 +1,7 @@
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
 
 class RetrievalProfile(models.Model):
@@ -57,6 +58,9 @@ class RetrievalProfile(models.Model):
     def clean(self):
         from knowledge.selectors import retrieval_profile_problems
 
-        problems = retrieval_profile_problems(profile=self)
+        try:
+            problems = retrieval_profile_problems(profile=self)
+        except (ServiceUnavailable, SessionExpired) as error:
+            raise ValidationError("Neo4j is unavailable, so the profile cannot be checked; try again.") from error
         if problems:
             raise ValidationError(problems)

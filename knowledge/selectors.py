@@ -11,6 +11,7 @@ from neomodel import db
 from knowledge import cypher
 from knowledge.models import RetrievalProfile
 from memory.embeddings import get_embedder
+from memory.models import Agent
 from memory.selectors import AccessDenied
 from portal.exceptions import ApplicationError, NotFound
 
@@ -31,15 +32,6 @@ class KnowledgeItem:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class KnowledgeContextItem:
-    score: float
-    text: str
-    uid: str | None
-    profile: str
-    tokens: int
-
-
 def lucene_escape(text: str) -> str:
     """Return `text` as literal Lucene terms: syntax characters escaped, operator words lowercased.
 
@@ -55,7 +47,12 @@ def knowledge_query_text(*, messages: list[dict], window: int) -> str:
 
 
 def knowledge_search(
-    *, profile: RetrievalProfile, query: str, top_k: int | None = None, enrich: bool = True
+    *,
+    profile: RetrievalProfile,
+    query: str,
+    top_k: int | None = None,
+    enrich: bool = True,
+    query_vector: list[float] | None = None,
 ) -> list[KnowledgeItem]:
     """Search the profile's indexes for `query`, then run its retrieval query unless `enrich` is off.
 
@@ -64,7 +61,7 @@ def knowledge_search(
     if not query.strip():
         raise ApplicationError("The query is empty; send `query` or messages with text.", {"field": "query"})
     statement = _search_statement(profile=profile, enrich=enrich)
-    params = _search_params(profile=profile, query=query, top_k=top_k or profile.top_k)
+    params = _search_params(profile=profile, query=query, top_k=top_k or profile.top_k, query_vector=query_vector)
     try:
         with db.read_transaction:
             rows, columns = db.cypher_query(statement, params)
@@ -83,7 +80,7 @@ def chunk_embeddings_get(*, uids: list[str]) -> dict[str, tuple[str, list[float]
     return {uid: (text, embedding) for uid, text, embedding in rows}
 
 
-def retrieval_profile_get_for_agent(*, agent, name: str | None) -> RetrievalProfile | None:
+def retrieval_profile_get_for_agent(*, agent: Agent, name: str | None) -> RetrievalProfile | None:
     """Return the named profile if the agent may use it; without a name, the agent's first profile."""
     if name is None:
         return agent.retrieval_profiles.order_by("name").first()
@@ -96,12 +93,20 @@ def retrieval_profile_get_for_agent(*, agent, name: str | None) -> RetrievalProf
 
 
 def knowledge_context(
-    *, agent, profile_name: str | None, query: str, top_k: int, token_budget: int
-) -> list[KnowledgeContextItem]:
-    """Return the agent's knowledge hits for `query` as context lines, best first, within `token_budget`.
+    *,
+    agent: Agent,
+    profile_name: str | None,
+    query: str,
+    top_k: int,
+    token_budget: int,
+    query_vector: list[float] | None = None,
+) -> list[dict]:
+    """Return the agent's knowledge hits for `query` as context items, best first, within `token_budget`.
 
-    Each line reads `[Score: 0.892] [company: Apple Inc.] [risks: ...] chunk text`. Without
-    `profile_name` the agent's first profile (by name) is used; an agent with none gets nothing.
+    Items have the context endpoint's shape (id, type "knowledge", score, text, provenance); each
+    text reads `[Score: 0.892] [company: Apple Inc.] [risks: ...] chunk text`. Without `profile_name`
+    the agent's first profile (by name) is used; an agent with none gets nothing. Pass the query's
+    embedding as `query_vector` when the caller already has it.
     """
     from memory.context import count_tokens  # deferred: memory.context calls this selector
 
@@ -110,13 +115,18 @@ def knowledge_context(
         return []
     context = []
     spent = 0
-    for item in knowledge_search(profile=profile, query=query, top_k=top_k):
+    for item in knowledge_search(profile=profile, query=query, top_k=top_k, query_vector=query_vector):
         text = knowledge_item_format(item=item)
-        tokens = count_tokens(text)
-        if spent + tokens > token_budget:
+        spent += count_tokens(text)
+        if spent > token_budget:
             break
-        spent += tokens
-        context.append(KnowledgeContextItem(score=item.score, text=text, uid=item.uid, profile=profile.name, tokens=tokens))
+        context.append({
+            "id": item.uid or "",
+            "type": "knowledge",
+            "score": round(item.score, 4),
+            "text": text,
+            "provenance": {"profile": profile.name, **item.metadata},
+        })
     return context
 
 

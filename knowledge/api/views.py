@@ -1,4 +1,4 @@
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,6 +19,7 @@ class KnowledgeSearchApi(APIView):
     permission_classes = [HasScope.of("knowledge:read")]
     throttle_classes = [AgentRateThrottle]
 
+    @extend_schema_serializer(component_name="KnowledgeSearchInput")
     class InputSerializer(memory_serializers.StrictSerializer):
         profile = serializers.SlugField(max_length=100)
         query = serializers.CharField(max_length=memory_serializers.MAX_QUERY_CHARS, required=False)
@@ -28,6 +29,7 @@ class KnowledgeSearchApi(APIView):
         )
         top_k = serializers.IntegerField(min_value=1, max_value=100, required=False)
 
+    @extend_schema_serializer(component_name="KnowledgeSearchOutput")
     class OutputSerializer(serializers.Serializer):
         profile = serializers.CharField()
         query = serializers.CharField(help_text="The text that was searched for.")

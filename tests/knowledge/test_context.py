@@ -8,6 +8,7 @@ from knowledge import cypher
 from knowledge.models import RetrievalProfile
 from knowledge.selectors import KnowledgeItem, knowledge_context, knowledge_item_format
 from memory.context import count_tokens
+from memory.embeddings import get_embedder
 from memory.selectors import AccessDenied
 from tests.memory.conftest import make_agent  # noqa: F401
 
@@ -31,24 +32,40 @@ def test_lines_read_score_then_metadata_then_text(knowledge_graph, agent_with_pr
 
     items = knowledge_context(agent=agent, profile_name=profile.name, query=QUERY, top_k=3, token_budget=2000)
 
-    assert len(items) == 3
+    assert len(items) == 3 and [i["type"] for i in items] == ["knowledge"] * 3
     assert re.match(
         r"\[Score: 1\.000\] \[company: Brightmoor Foods Corp\.\] \[document: Brightmoor Foods Corp\. annual report 2025\] "
         r"\[risks: [^\]]+\] \[products: [^\]]+\] Harbour Kitchen frozen meals travel",
-        items[0].text,
+        items[0]["text"],
     )
-    assert items[0].uid == "demo-doc-brightmoor-2025-4" and items[0].profile == profile.name
-    assert [i.tokens for i in items] == [count_tokens(i.text) for i in items]
+    assert items[0]["id"] == "demo-doc-brightmoor-2025-4" and items[0]["score"] == 1.0
+    assert items[0]["provenance"]["profile"] == profile.name
+    assert items[0]["provenance"]["company"] == "Brightmoor Foods Corp."
 
 
 def test_the_token_budget_is_kept(knowledge_graph, agent_with_profile):
     agent, profile = agent_with_profile
     everything = knowledge_context(agent=agent, profile_name=profile.name, query=QUERY, top_k=5, token_budget=16000)
-    budget = everything[0].tokens + everything[1].tokens
+    budget = count_tokens(everything[0]["text"]) + count_tokens(everything[1]["text"])
 
     items = knowledge_context(agent=agent, profile_name=profile.name, query=QUERY, top_k=5, token_budget=budget)
 
     assert items == everything[:2]
+
+
+def test_a_given_query_vector_is_searched_instead_of_embedding_the_query(knowledge_graph, make_profile, make_agent):
+    profile = make_profile(name="vector-only", mode=RetrievalProfile.Mode.VECTOR)
+    profile.save()
+    agent, _ = make_agent()
+    profile.agents.add(agent)
+    battery_fire = get_embedder().embed(["a battery fire at a customer site"])[0].tolist()
+
+    own = knowledge_context(agent=agent, profile_name=None, query=QUERY, top_k=1, token_budget=500)
+    given = knowledge_context(agent=agent, profile_name=None, query=QUERY, top_k=1, token_budget=500,
+                              query_vector=battery_fire)
+
+    assert own[0]["id"] == "demo-doc-brightmoor-2025-4"
+    assert given[0]["id"] == "demo-doc-northwind-2025-3"
 
 
 def test_without_a_name_the_agents_first_profile_is_used(knowledge_graph, agent_with_profile):

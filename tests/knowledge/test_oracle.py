@@ -14,7 +14,6 @@ from memory.embeddings import get_embedder
 QUERIES = [
     "battery fire at a customer site",
     "which grocery chains buy most of the products",
-    "outage of the cloud hosting for clinics",
     "robots next to people and product liability",
 ]
 
