@@ -15,7 +15,6 @@ from neomodel import db
 
 from governance import cypher, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus, user_id_digest
-from memory.embeddings import get_embedder
 from memory.models import CATEGORIES, ConsentRecord, Grant, MemoryAccess, Subject
 from portal.exceptions import ApplicationError
 
@@ -97,7 +96,7 @@ def export_build(*, job_id: int) -> ExportJob:
                        "items": access.items, "created_at": access.created_at})
         archive.writestr("manifest.json", json.dumps({
             "user_id": user_id, "export_id": str(job.public_id), "generated_at": generated_at.isoformat(),
-            "nodes": counts, "relationships": relationships, "embedder": get_embedder().name,
+            "nodes": counts, "relationships": relationships, "embedder": settings.EMBEDDER,
         }, indent=2))
     os.replace(partial, final)
     job.status, job.items_done = JobStatus.DONE, sum(counts.values())
