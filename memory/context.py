@@ -131,14 +131,14 @@ def _day(value) -> str:
 def _history_item(m: dict) -> dict:
     return {"id": m["uid"], "type": "message", "score": 1.0, "text": f"{m['role']}: {m['content']}",
             "provenance": {"session_id": m["session_id"], "seq": m["seq"], "created_at": m["created_at"],
-                           "source": "recent"}}
+                           "role": m["role"], "source": "recent"}}
 
 
 def _message_item(m: dict) -> dict:
     return {"id": m["uid"], "type": "message", "score": round(m["score"], 4),
             "text": f"({_day(m['created_at'])}) {m['role']}: {m['content']}",
             "provenance": {"session_id": m["session_id"], "seq": m["seq"], "created_at": m["created_at"],
-                           "source": "recall", "scores": m["scores"]}}
+                           "role": m["role"], "source": "recall", "scores": m["scores"]}}
 
 
 def _fact_item(f: dict) -> dict:

@@ -39,7 +39,7 @@ WITH c, tail, i, $messages[i] AS row
 CREATE (m:Message {
   uid: randomUUID(), user_id: $user_id, role: row.role, content: row.content, embedding: row.embedding,
   seq: c.last_seq + i + 1, client_id: row.client_id, content_hash: row.content_hash, agent_id: $agent_id,
-  created_at: datetime(), extraction_status: 'pending', explicit: row.explicit
+  created_at: datetime() + duration({microseconds: i}), extraction_status: 'pending', explicit: row.explicit
 })
 CREATE (c)-[:HAS_MESSAGE]->(m)
 WITH c, tail, collect(m) AS created

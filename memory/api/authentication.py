@@ -1,4 +1,5 @@
 from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from memory.models import TOKEN_PREFIX, AgentToken
@@ -36,3 +37,11 @@ class AgentTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request):
         return self.keyword
+
+
+class AgentTokenScheme(OpenApiAuthenticationExtension):
+    target_class = AgentTokenAuthentication
+    name = "agentToken"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "bearerFormat": "mp_<prefix>_<secret>"}

@@ -7,7 +7,7 @@ app_name = "memory-api"
 
 
 class KindConverter:
-    regex = "|".join(ITEM_KINDS)
+    regex = "(?:" + "|".join(ITEM_KINDS) + ")"
 
     def to_python(self, value):
         return value

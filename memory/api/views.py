@@ -1,6 +1,7 @@
 import re
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -42,6 +43,7 @@ class ContextBuildApi(AgentApi):
 
     permission_classes = [HasScope.of("context:read")]
 
+    @extend_schema_serializer(component_name="ContextBuildInput")
     class InputSerializer(s.StrictSerializer):
         user_id = s.user_id_field()
         session_id = s.session_id_field(required=False)
@@ -53,6 +55,7 @@ class ContextBuildApi(AgentApi):
         as_of = serializers.DateTimeField(required=False)
         knowledge_profile = serializers.CharField(max_length=100, required=False)
 
+    @extend_schema_serializer(component_name="ContextBuildOutput")
     class OutputSerializer(serializers.Serializer):
         context = serializers.CharField()
         items = s.ContextItemSerializer(many=True)
@@ -84,10 +87,12 @@ class MessageAppendApi(AgentApi):
 
     permission_classes = [HasScope.of("messages:write")]
 
+    @extend_schema_serializer(component_name="MessageAppendInput")
     class InputSerializer(s.StrictSerializer):
         user_id = s.user_id_field()
         messages = s.MessageInSerializer(many=True, min_length=1, max_length=s.MAX_MESSAGES_PER_APPEND)
 
+    @extend_schema_serializer(component_name="MessageAppendOutput")
     class OutputSerializer(serializers.Serializer):
         session_id = serializers.CharField()
         stored = serializers.IntegerField(help_text="How many messages were written.")
@@ -119,13 +124,18 @@ class TraceStartApi(AgentApi):
 
     permission_classes = [HasScope.of("traces:write")]
 
+    @extend_schema_serializer(component_name="TraceStartInput")
     class InputSerializer(s.StrictSerializer):
         user_id = s.user_id_field()
         session_id = s.session_id_field()
         task = serializers.CharField(max_length=s.MAX_QUERY_CHARS)
 
-    @extend_schema(request=InputSerializer, responses={201: inline_serializer("TraceStarted", {
-        "uid": serializers.CharField(allow_null=True), "stored": serializers.BooleanField()})})
+    @extend_schema(request=InputSerializer, responses={
+        201: inline_serializer("TraceStarted", {"uid": serializers.CharField(), "stored": serializers.BooleanField()}),
+        200: inline_serializer("TraceNotStored", {
+            "uid": serializers.CharField(allow_null=True), "stored": serializers.BooleanField(),
+            "reason": serializers.CharField(), "detail": serializers.CharField()}),
+    })
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -142,6 +152,7 @@ class TraceStepAddApi(AgentApi):
 
     permission_classes = [HasScope.of("traces:write")]
 
+    @extend_schema_serializer(component_name="TraceStepAddInput")
     class InputSerializer(s.StrictSerializer):
         user_id = s.user_id_field()
         thought = serializers.CharField(max_length=s.MAX_CONTENT_CHARS, required=False)
@@ -170,6 +181,7 @@ class TraceCompleteApi(AgentApi):
 
     permission_classes = [HasScope.of("traces:write")]
 
+    @extend_schema_serializer(component_name="TraceCompleteInput")
     class InputSerializer(s.StrictSerializer):
         user_id = s.user_id_field()
         outcome = serializers.CharField(max_length=s.MAX_CONTENT_CHARS)
@@ -192,11 +204,12 @@ class ItemListApi(AgentApi):
 
     permission_classes = [HasScope.of("context:read")]
 
+    @extend_schema_serializer(component_name="ItemListFilter")
     class FilterSerializer(s.StrictSerializer):
         cursor = serializers.CharField(max_length=512, required=False)
         limit = serializers.IntegerField(min_value=1, max_value=200, default=50)
 
-    @extend_schema(parameters=[FilterSerializer], responses=inline_serializer("ItemPage", {
+    @extend_schema(operation_id="memory_item_list", parameters=[FilterSerializer], responses=inline_serializer("ItemPage", {
         "items": serializers.ListField(child=serializers.DictField()),
         "next": serializers.CharField(allow_null=True)}))
     def get(self, request, user_id, kind):
@@ -215,13 +228,14 @@ class ItemDetailApi(AgentApi):
         scope = "messages:write" if self.request.method == "DELETE" else "context:read"
         return [HasScope.of(scope)()]
 
-    @extend_schema(responses=serializers.DictField())
+    @extend_schema(operation_id="memory_item_get", responses=OpenApiTypes.OBJECT)
     def get(self, request, user_id, kind, uid):
         subject = self.subject(user_id)
         self.require_consent(subject, KIND_CATEGORY[kind])
         return Response(selectors.item_get(user_id=subject.user_id, kind=kind, uid=uid))
 
-    @extend_schema(responses={200: inline_serializer("ItemDeleted", {"deleted": serializers.IntegerField()})})
+    @extend_schema(operation_id="memory_item_delete",
+                   responses={200: inline_serializer("ItemDeleted", {"deleted": serializers.IntegerField()})})
     def delete(self, request, user_id, kind, uid):
         subject = self.subject(user_id)
         return Response({"deleted": services.item_delete(user_id=subject.user_id, kind=kind, uid=uid)})
