@@ -23,7 +23,9 @@ class RetrievalProfileAdmin(admin.ModelAdmin):
     filter_horizontal = ("agents",)
     fieldsets = (
         (None, {"fields": ("name", "description", "agents")}),
-        ("Search", {"fields": ("mode", "vector_index", "fulltext_index", "top_k", "effective_search_ratio", "message_window")}),
+        ("Search", {"fields": (
+            "mode", "vector_index", "fulltext_index", "top_k", "effective_search_ratio", "message_window",
+        )}),
         ("Hybrid ranking", {"fields": ("ranker", "alpha", "rrf_k")}),
         ("Enrichment", {"fields": ("retrieval_query",)}),
     )

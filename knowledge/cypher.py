@@ -121,7 +121,6 @@ DEMO_UPSERT = (
 
 # The benchmark's own graph: every node also carries KnowledgeBench, so it is found and removed by
 # that label alone, and its indexes are its own (the demo's are never touched).
-BENCH_LABEL = "KnowledgeBench"
 BENCH_VECTOR_INDEX = "bench_chunk_embedding"
 BENCH_FULLTEXT_INDEX = "bench_chunk_text"
 BENCH_FOREIGN_NODES = "MATCH (n) WHERE NOT n:KnowledgeBench RETURN count(n)"

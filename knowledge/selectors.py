@@ -159,10 +159,13 @@ def retrieval_profile_problems(*, profile: RetrievalProfile) -> dict[str, list[s
         index = indexes.get(name)
         if index is None or index["type"] != index_type or index["entityType"] != "NODE":
             known = sorted(n for n, row in indexes.items() if row["type"] == index_type and row["entityType"] == "NODE")
-            problems[field_name] = [f"No {index_type.lower()} node index named {name!r}; known: {', '.join(known) or 'none'}."]
+            problems[field_name] = [
+                f"No {index_type.lower()} node index named {name!r}; known: {', '.join(known) or 'none'}."
+            ]
         elif index_type == "VECTOR" and index["dimensions"] != get_embedder().dimensions:
             problems[field_name] = [
-                f"{name!r} holds {index['dimensions']}-dimensional vectors; the embedder makes {get_embedder().dimensions}."
+                f"{name!r} holds {index['dimensions']}-dimensional vectors; "
+                f"the embedder makes {get_embedder().dimensions}."
             ]
     if profile.retrieval_query.strip() and not problems:
         query_problems = retrieval_query_problems(profile=profile)
@@ -174,7 +177,9 @@ def retrieval_profile_problems(*, profile: RetrievalProfile) -> dict[str, list[s
 def retrieval_query_problems(*, profile: RetrievalProfile) -> list[str]:
     """EXPLAIN the profile's search plus retrieval query: it must parse, only read, and return text and score."""
     statement = "EXPLAIN " + _search_statement(profile=profile, enrich=True)
-    params = _search_params(profile=profile, query="explain", top_k=profile.top_k, query_vector=[0.0] * get_embedder().dimensions)
+    params = _search_params(
+        profile=profile, query="explain", top_k=profile.top_k, query_vector=[0.0] * get_embedder().dimensions
+    )
     try:
         with _driver().session(default_access_mode=neo4j.READ_ACCESS) as session:
             result = session.run(statement, params)
@@ -189,7 +194,9 @@ def retrieval_query_problems(*, profile: RetrievalProfile) -> list[str]:
     problems += [f"It uses {name}: {why}." for name, why in FORBIDDEN_OPERATORS.items() if name in operators]
     missing = [c for c in ("text", "score") if c not in columns]
     if missing:
-        problems.append(f"It must return {' and '.join(missing)} (as `... AS text, score`); it returns {', '.join(columns)}.")
+        problems.append(
+            f"It must return {' and '.join(missing)} (as `... AS text, score`); it returns {', '.join(columns)}."
+        )
     return problems
 
 
@@ -208,7 +215,9 @@ def _search_statement(*, profile: RetrievalProfile, enrich: bool) -> str:
     return f"{search} {tail}"
 
 
-def _search_params(*, profile: RetrievalProfile, query: str, top_k: int, query_vector: list[float] | None = None) -> dict:
+def _search_params(
+    *, profile: RetrievalProfile, query: str, top_k: int, query_vector: list[float] | None = None
+) -> dict:
     params = {
         "vector_index_name": profile.vector_index,
         "fulltext_index_name": profile.fulltext_index,

@@ -26,7 +26,9 @@ DEMO_PROFILE = {
 }
 
 
-def knowledge_chunks_embed(*, companies: list[dict], known: dict[str, tuple[str, list[float]]] | None = None) -> list[dict]:
+def knowledge_chunks_embed(
+    *, companies: list[dict], known: dict[str, tuple[str, list[float]]] | None = None
+) -> list[dict]:
     """Return the companies with each document's chunk texts turned into chunks with uid, seq and embedding.
 
     Chunks are keyed `<document uid>-<n>` by position, so loading the same data twice changes nothing;

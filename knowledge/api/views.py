@@ -41,8 +41,12 @@ class KnowledgeSearchApi(APIView):
         data.is_valid(raise_exception=True)
         args = data.validated_data
         if "query" in args and "messages" in args:
-            raise ApplicationError("Send either query or messages, not both.", {"fields": {"query": ["Not with messages."]}})
+            raise ApplicationError(
+                "Send either query or messages, not both.", {"fields": {"query": ["Not with messages."]}}
+            )
         profile = retrieval_profile_get_for_agent(agent=request.auth.agent, name=args["profile"])
-        query = args.get("query") or knowledge_query_text(messages=args.get("messages", []), window=profile.message_window)
+        query = args.get("query") or knowledge_query_text(
+            messages=args.get("messages", []), window=profile.message_window
+        )
         items = knowledge_search(profile=profile, query=query, top_k=args.get("top_k"))
         return Response(self.OutputSerializer({"profile": profile.name, "query": query, "items": items}).data)

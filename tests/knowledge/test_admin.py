@@ -49,7 +49,8 @@ def test_try_a_query_shows_raw_hits_and_enriched_rows(knowledge_graph, staff_cli
     profile.save()
     url = reverse("admin:knowledge_retrievalprofile_try", args=[profile.pk])
 
-    assert staff_client.get(reverse("admin:knowledge_retrievalprofile_change", args=[profile.pk])).content.decode().count(url) == 1
+    change_page = staff_client.get(reverse("admin:knowledge_retrievalprofile_change", args=[profile.pk]))
+    assert change_page.content.decode().count(url) == 1
     page = staff_client.post(url, {"query": "battery fire", "top_k": 2}).content.decode()
 
     assert "Raw hits (2)" in page and "Enriched rows (2)" in page

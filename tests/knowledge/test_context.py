@@ -34,7 +34,8 @@ def test_lines_read_score_then_metadata_then_text(knowledge_graph, agent_with_pr
 
     assert len(items) == 3 and [i["type"] for i in items] == ["knowledge"] * 3
     assert re.match(
-        r"\[Score: 1\.000\] \[company: Brightmoor Foods Corp\.\] \[document: Brightmoor Foods Corp\. annual report 2025\] "
+        r"\[Score: 1\.000\] \[company: Brightmoor Foods Corp\.\] "
+        r"\[document: Brightmoor Foods Corp\. annual report 2025\] "
         r"\[risks: [^\]]+\] \[products: [^\]]+\] Harbour Kitchen frozen meals travel",
         items[0]["text"],
     )

@@ -74,7 +74,9 @@ def oracle_rows(records):
 def test_enriched_rows_equal_the_cypher_retrievers(knowledge_graph, make_profile, driver, query):
     vector = make_profile(mode=RetrievalProfile.Mode.VECTOR, retrieval_query=cypher.COMPANY_CONTEXT_RETRIEVAL)
     hybrid = make_profile(mode=RetrievalProfile.Mode.HYBRID, retrieval_query=cypher.COMPANY_CONTEXT_RETRIEVAL)
-    vector_oracle = VectorCypherRetriever(driver, CHUNK_VECTOR_INDEX, cypher.COMPANY_CONTEXT_RETRIEVAL, PortalEmbedder())
+    vector_oracle = VectorCypherRetriever(
+        driver, CHUNK_VECTOR_INDEX, cypher.COMPANY_CONTEXT_RETRIEVAL, PortalEmbedder()
+    )
     hybrid_oracle = HybridCypherRetriever(
         driver, CHUNK_VECTOR_INDEX, CHUNK_FULLTEXT_INDEX, cypher.COMPANY_CONTEXT_RETRIEVAL, PortalEmbedder()
     )

@@ -14,7 +14,9 @@ from knowledge.models import RetrievalProfile
 from knowledge.selectors import knowledge_item_format, knowledge_search
 from memory.embeddings import get_embedder
 
-SYLLABLES = "al ber cor dan el fen gar hol is jun kel lor mar nor ol pen quin ros sol tor ul ven wes xan yor zel".split()
+SYLLABLES = (
+    "al ber cor dan el fen gar hol is jun kel lor mar nor ol pen quin ros sol tor ul ven wes xan yor zel".split()
+)
 SUFFIXES = ["Holdings", "Systems", "Industries", "Labs", "Group", "Partners"]
 SUBJECTS = [
     "Revenue", "Operating margin", "Demand", "Inventory", "Headcount", "Capital spending", "Freight cost",
@@ -52,7 +54,10 @@ FACTS_PER_KIND = 5
 
 
 class Command(BaseCommand):
-    help = "Benchmark vector, fulltext and hybrid knowledge retrieval, plain and enriched, on >= 100,000 generated chunks."
+    help = (
+        "Benchmark vector, fulltext and hybrid knowledge retrieval, plain and enriched, "
+        "on >= 100,000 generated chunks."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--chunks", type=int, default=100_000)
@@ -61,7 +66,8 @@ class Command(BaseCommand):
         parser.add_argument("--top-k", type=int, default=5)
         parser.add_argument("--seed", type=int, default=7)
         parser.add_argument("--allow-populated", action="store_true",
-                            help="Run even though the database holds other data (the benchmark only touches its own label).")
+                            help="Run even though the database holds other data "
+                            "(the benchmark only touches its own label).")
         parser.add_argument("--keep", action="store_true", help="Leave the generated graph and its indexes in place.")
 
     def handle(self, *args, **options):
@@ -91,7 +97,8 @@ class Command(BaseCommand):
         for i, root in enumerate(roots):
             name = f"{root} {rng.choice(SUFFIXES)}"
             products = [f"{root[:4]}{rng.choice(PRODUCT_LINES)} {k + 1}" for k in range(FACTS_PER_KIND)]
-            risks = [f"{theme.capitalize()} at {root}" for theme in rng.choice(RISK_THEMES, FACTS_PER_KIND, replace=False)]
+            themes = rng.choice(RISK_THEMES, FACTS_PER_KIND, replace=False)
+            risks = [f"{theme.capitalize()} at {root}" for theme in themes]
             documents = [{"uid": f"bench-doc-{i}-{y}", "title": f"{name} annual report {y}"} for y in (2024, 2025)]
             companies.append({"uid": f"bench-company-{i}", "name": name, "risks": risks, "products": products,
                               "documents": documents})
@@ -128,7 +135,8 @@ class Command(BaseCommand):
         topic = rng.integers(0, len(sentences), size)
         named = rng.random(size) < 0.6
         weight = np.where(named, 1.0, 0.6)[:, None]
-        vectors = weight * company_vectors[company] + vocabulary[topic] + rng.normal(0, 0.015, (size, vocabulary.shape[1]))
+        noise = rng.normal(0, 0.015, (size, vocabulary.shape[1]))
+        vectors = weight * company_vectors[company] + vocabulary[topic] + noise
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         mention = rng.random(size)
         rows = []
@@ -162,7 +170,8 @@ class Command(BaseCommand):
                 key = f"{label}{'+cypher' if enriched else ''}"
                 reached = 0
                 for query, gold in query_set:  # warm-up pass, also the facts count
-                    context = " ".join(knowledge_item_format(item=i) for i in knowledge_search(profile=profile, query=query))
+                    items = knowledge_search(profile=profile, query=query)
+                    context = " ".join(knowledge_item_format(item=i) for i in items)
                     reached += sum(fact in context for fact in gold)
                 facts[key] = reached
                 samples = []
@@ -171,7 +180,9 @@ class Command(BaseCommand):
                         started = time.perf_counter()
                         knowledge_search(profile=profile, query=query)
                         samples.append((time.perf_counter() - started) * 1000)
-                latency[key] = {"p50_ms": round(_percentile(samples, 50), 1), "p95_ms": round(_percentile(samples, 95), 1)}
+                latency[key] = {
+                    "p50_ms": round(_percentile(samples, 50), 1), "p95_ms": round(_percentile(samples, 95), 1)
+                }
         embed_samples = []
         for query, _gold in query_set:
             started = time.perf_counter()
