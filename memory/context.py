@@ -21,6 +21,8 @@ SECTIONS = {
 DEFAULT_LIMITS = {"history": 10, "messages": 5, "facts": 10, "preferences": 5, "entities": 5, "traces": 3,
                   "knowledge": 5}
 INCLUDE_CATEGORY = {"history": "history", "long_term": "long_term", "reasoning": "reasoning"}
+# A message is cut to fit only when at least this many of its tokens would remain.
+MIN_CUT_TOKENS = 8
 # The query text is built from this many of the caller's last user/assistant messages.
 QUERY_MESSAGES = 3
 
@@ -85,7 +87,7 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
     if "long_term" in wanted and embedding is not None:
         facts = selectors.facts_relevant(user_id=user_id, embedding=embedding, limit=limits["facts"],
                                          as_of=request.as_of)
-        found["facts"] = [_fact_item(f) for f in facts]
+        found["facts"] = [_fact_item(f) for f in _follow_best_fact(facts)]
         preferences = selectors.preferences_relevant(user_id=user_id, embedding=embedding,
                                                      limit=limits["preferences"], as_of=request.as_of)
         found["preferences"] = [_preference_item(p) for p in preferences]
@@ -99,29 +101,58 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
     return _format(found, request.token_budget)
 
 
+def _follow_best_fact(facts: list[dict]) -> list[dict]:
+    """Rank facts about what the best fact points to right after it: the second hop of a join.
+
+    "Which team owns the service X depends on?" is best matched by "X depends on Y"; the answer is
+    a fact about Y, which on its own resembles the question less than other facts about X do.
+    """
+    if not facts:
+        return facts
+    target = facts[0]["object"].lower()
+    hop = [f for f in facts[1:] if f["subject"].lower() == target]
+    rest = [f for f in facts[1:] if f["subject"].lower() != target]
+    return [facts[0], *hop, *rest]
+
+
 def _format(found: dict[str, list[dict]], budget: int) -> dict:
-    lines, items, used, omitted = [], [], 0, 0
-    for section, header in SECTIONS.items():
-        candidates = found.get(section, [])
-        # History keeps the latest turns when it must be cut; other sections keep the best scores.
-        ordered = list(reversed(candidates)) if section == "history" else candidates
-        chosen = []
-        header_cost = count_tokens(header) + 1
-        for item in ordered:
-            cost = count_tokens(item["text"]) + 1 + (0 if chosen else header_cost)
-            if used + cost > budget:
+    """Fill the budget with the session's latest turns, then facts (the densest memory), then the
+    best-scoring items of any other kind.
+
+    A message that does not fit whole is cut to the room left rather than traded for a weaker one.
+    """
+    queue = [("history", item) for item in reversed(found.get("history", []))]
+    queue += [("facts", item) for item in found.get("facts", [])]
+    queue += sorted(((section, item) for section in SECTIONS if section not in ("history", "facts")
+                     for item in found.get(section, [])), key=lambda pair: pair[1]["score"], reverse=True)
+    chosen: dict[str, list[dict]] = {section: [] for section in SECTIONS}
+    used = omitted = 0
+    for section, item in queue:
+        header = 0 if chosen[section] else count_tokens(SECTIONS[section])
+        cost = header + count_tokens(f"- {item['text']}")
+        if used + cost > budget:
+            room = budget - used - header - 2  # the "- " and an ellipsis
+            if section not in ("history", "messages") or room < MIN_CUT_TOKENS:
                 omitted += 1
                 continue
-            used += cost
-            chosen.append(item)
-        if section == "history":
-            chosen.reverse()
-        if chosen:
+            item = {**item, "text": _cut(item["text"], room)}
+            cost = header + count_tokens(f"- {item['text']}")
+        used += cost
+        chosen[section].append(item)
+    chosen["history"].reverse()
+    lines, items = [], []
+    for section, header in SECTIONS.items():
+        if chosen[section]:
             lines.append(header)
-            lines.extend(f"- {item['text']}" for item in chosen)
-            items.extend(chosen)
+            lines.extend(f"- {item['text']}" for item in chosen[section])
+            items.extend(chosen[section])
     text = "\n".join(lines)
     return {"context": text, "items": items, "token_count": count_tokens(text) if text else 0, "omitted": omitted}
+
+
+def _cut(text: str, tokens: int) -> str:
+    offsets = _tokenizer().encode(text, add_special_tokens=False).offsets
+    return text[: offsets[tokens - 1][1]] + "…"
 
 
 def _day(value) -> str:
@@ -136,7 +167,7 @@ def _history_item(m: dict) -> dict:
 
 def _message_item(m: dict) -> dict:
     return {"id": m["uid"], "type": "message", "score": round(m["score"], 4),
-            "text": f"({_day(m['created_at'])}) {m['role']}: {m['content']}",
+            "text": f"{m['role']}: {m['content']}",
             "provenance": {"session_id": m["session_id"], "seq": m["seq"], "created_at": m["created_at"],
                            "role": m["role"], "source": "recall", "scores": m["scores"]}}
 
