@@ -4,6 +4,7 @@ import functools
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from knowledge.selectors import knowledge_context
 from memory import selectors
 from memory.embeddings import get_embedder
 from memory.models import Agent, Subject
@@ -98,6 +99,11 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
     if "reasoning" in wanted and embedding is not None:
         traces = selectors.traces_similar(user_id=user_id, embedding=embedding, limit=limits["traces"])
         found["traces"] = [_trace_item(t) for t in traces]
+    if "knowledge" in wanted and embedding is not None and limits["knowledge"]:
+        found["knowledge"] = knowledge_context(
+            agent=agent, profile_name=request.knowledge_profile, query=text, top_k=limits["knowledge"],
+            token_budget=request.token_budget, query_vector=embedding,
+        )
     return _format(found, request.token_budget)
 
 

@@ -69,6 +69,8 @@ class ContextBuildApi(AgentApi):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         args = data.validated_data
+        if args.get("include", {}).get("knowledge") and "knowledge:read" not in self.agent.scopes:
+            raise AccessDenied("This agent lacks the 'knowledge:read' scope.", {"include": ["knowledge"]})
         subject = self.subject(args["user_id"])
         categories = selectors.consented_categories(subject=subject, agent=self.agent)
         context_request = ContextRequest(

@@ -7,10 +7,11 @@ import pytest
 from knowledge import cypher
 from knowledge.models import RetrievalProfile
 from knowledge.selectors import KnowledgeItem, knowledge_context, knowledge_item_format
+from memory import services
 from memory.context import count_tokens
 from memory.embeddings import get_embedder
 from memory.selectors import AccessDenied
-from tests.memory.conftest import make_agent  # noqa: F401
+from tests.memory.conftest import api_for, make_agent, make_subject  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 QUERY = "refrigerated freight capacity for frozen meals"
@@ -93,3 +94,33 @@ def test_format_skips_empty_metadata_and_joins_lists():
     item = KnowledgeItem(score=0.8921, text="Chunk.", metadata={"company": "Acme", "risks": ["a", "b"], "products": []})
 
     assert knowledge_item_format(item=item) == "[Score: 0.892] [company: Acme] [risks: a, b] Chunk."
+
+
+def test_the_context_endpoint_puts_knowledge_next_to_memory(knowledge_graph, agent_with_profile, make_subject, api_for):
+    agent, profile = agent_with_profile
+    subject = make_subject()
+    services.grant_create(subject=subject, agent=agent)
+    _, secret = services.agent_token_issue(agent=agent)
+    client = api_for(secret)
+    client.post("/api/v1/conversations/s1/messages", {"user_id": subject.user_id, "messages": [
+        {"role": "user", "content": "We ship frozen meals from Leeds every Monday."}]}, format="json")
+    body = client.post("/api/v1/context", {
+        "user_id": subject.user_id, "session_id": "s2", "query": QUERY, "include": {"knowledge": True},
+        "knowledge_profile": profile.name, "token_budget": 400}, format="json").json()
+    knowledge = [i for i in body["items"] if i["type"] == "knowledge"]
+    assert knowledge and knowledge[0]["text"].startswith("[Score: ")
+    assert "Knowledge:" in body["context"] and "Brightmoor Foods" in body["context"]
+    assert any(i["type"] == "message" for i in body["items"])  # memory is still there
+    assert body["token_count"] <= 400
+
+    plain = client.post("/api/v1/context", {"user_id": subject.user_id, "query": QUERY}, format="json").json()
+    assert not [i for i in plain["items"] if i["type"] == "knowledge"]  # only when asked for
+
+
+def test_an_agent_without_knowledge_scope_is_refused_knowledge(knowledge_graph, make_subject, make_agent, api_for):
+    subject = make_subject()
+    agent, secret = make_agent(scopes=["context:read"])
+    services.grant_create(subject=subject, agent=agent)
+    response = api_for(secret).post("/api/v1/context", {
+        "user_id": subject.user_id, "query": QUERY, "include": {"knowledge": True}}, format="json")
+    assert response.status_code == 403 and "knowledge:read" in response.json()["message"]
