@@ -1,0 +1,130 @@
+"""The self-service flows in a real browser: Playwright driving Debian's Chromium, headless.
+
+The export and erasure workers are run by calling the services their Celery tasks call, from the
+test, while the page polls (meta refresh) until the result shows: a worker process would need its
+own database, and the suite's SQLite test database lives in this process's memory.
+"""
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+
+from playwright.sync_api import sync_playwright
+
+from governance import services
+from governance.models import ErasureJob, ExportJob
+from memory import services as memory_services
+from memory.models import SCOPES, Agent
+from tests.governance.conftest import seed_memory
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+PASSWORD = "a-long-passphrase-7"
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the ORM calls made here are still synchronous.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield pw, browser
+        browser.close()
+
+
+def test_sign_in_consent_pause_export_forget_erase(browser, live_server):
+    pw, chromium = browser
+    user = get_user_model().objects.create_user(username="walker", email="walker@example.com", password=PASSWORD)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    subject = memory_services.subject_get_or_create(user=user)
+    agent = Agent.objects.create(agent_id="travel-agent", name="Travel agent", scopes=list(SCOPES))
+    _, secret = memory_services.agent_token_issue(agent=agent)
+    memory_services.grant_create(subject=subject, agent=agent, actor=user)
+    items = seed_memory(subject.user_id, "ALPACA")
+    api = pw.request.new_context(base_url=live_server.url, extra_http_headers={"Authorization": f"Bearer {secret}"})
+
+    def append(text):
+        return api.post("/api/v1/conversations/trip/messages", data={
+            "user_id": subject.user_id, "messages": [{"role": "user", "content": text}]}).json()
+
+    def context():
+        return api.post("/api/v1/context", data={"user_id": subject.user_id, "query": "Where do I work? ALPACA"})
+
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(15_000)
+    shot = lambda name: page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)  # noqa: E731
+
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=login]", user.email)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    assert context().status == 200  # fills the access log
+    page.goto(f"{live_server.url}/me/")
+    assert page.locator("#counts").inner_text().count("\t") >= 6
+    shot("01-overview")
+
+    page.goto(f"{live_server.url}/me/consent/")
+    page.click("[data-testid=withdraw-history-travel-agent]")
+    page.wait_for_url("**/me/consent/history/erase/")
+    shot("02-consent-withdrawn-offer-erase")
+    refused = append("I am flying to Lisbon.")
+    assert refused["stored"] == 0 and refused["results"][0]["reason"] == "consent_withdrawn"
+    page.click("text=No, keep what is stored")
+    page.click("[data-testid=grant-history-travel-agent]")
+    assert "granted for Travel agent" in page.locator(".messagelist").inner_text()
+    assert append("I am flying to Lisbon.")["stored"] == 1
+    shot("03-consent-ledger")
+
+    page.goto(f"{live_server.url}/me/agents/")
+    page.click("[data-testid=pause-travel-agent]")
+    assert "paused" in page.locator(".messagelist").inner_text()
+    shot("04-agent-paused")
+    paused = context()
+    assert paused.status == 403 and paused.json()["extra"]["paused"] is True
+    page.click("[data-testid=resume-travel-agent]")
+    assert context().status == 200
+
+    page.goto(f"{live_server.url}/me/export/")
+    page.click("input[value='Export my memory']")
+    page.wait_for_url("**/me/export/*/")
+    services.export_build(job_id=ExportJob.objects.get(subject=subject).pk)  # what the worker runs
+    page.wait_for_selector("#download")  # the page refreshed itself
+    shot("05-export-ready")
+    with page.expect_download() as download:
+        page.click("#download")
+    archive = zipfile.ZipFile(io.BytesIO(Path(download.value.path()).read_bytes()))
+    assert json.loads(archive.read("manifest.json"))["user_id"] == subject.user_id
+
+    page.goto(f"{live_server.url}/me/memory/entities/{items['entities']}/")
+    page.wait_for_selector("#neighbourhood-graph canvas")
+    shot("06-entity-neighbourhood")
+    page.goto(f"{live_server.url}/me/memory/facts/{items['facts']}/forget/")
+    shot("07-forget-confirmation")
+    page.click("input[value='Yes, forget it']")
+    assert "Forgotten" in page.locator(".messagelist").inner_text()
+    assert "EMPLOYED_BY" not in page.locator("#items").inner_text()
+
+    page.goto(f"{live_server.url}/me/access/")
+    assert "Travel agent" in page.locator("#accesses").inner_text()
+    shot("08-access-log")
+
+    page.goto(f"{live_server.url}/me/erase/")
+    shot("09-erase-confirmation")
+    page.click("input[value='Yes, erase my memory']")
+    page.wait_for_url("**/me/erasures/*/")
+    services.subject_erase(job_id=ErasureJob.objects.get(user_id_digest__isnull=False).pk)
+    page.wait_for_selector("#tombstone")
+    assert page.locator("#residue-total").inner_text() == "nothing left in any store"
+    shot("10-erasure-tombstone")
+    api.dispose()
