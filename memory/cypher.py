@@ -280,12 +280,12 @@ MATCH (a:Entity {uid: $a, user_id: $user_id})-[s:SAME_AS]-(b:Entity {uid: $b, us
 RETURN s.status
 """
 
+# Every write of an extraction starts from its message, so a message deleted meanwhile gets nothing.
 ENTITY_MERGE = """
+MATCH (m:Message {uid: $message_uid, user_id: $user_id})
 MERGE (e:Entity {uid: $uid})
   ON CREATE SET e.user_id = $user_id, e.name = $name, e.type = $type, e.aliases = $aliases,
                 e.embedding = $embedding, e.created_at = datetime()
-WITH e
-MATCH (m:Message {uid: $message_uid, user_id: $user_id})
 MERGE (m)-[r:MENTIONS]->(e)
   ON CREATE SET r.confidence = $confidence, r.start = $start, r.end = $end
 RETURN e.uid
@@ -307,6 +307,7 @@ RETURN s.status
 """
 
 RELATION_MERGE = """
+MATCH (:Message {uid: $message_uid, user_id: $user_id})
 MATCH (a:Entity {uid: $source, user_id: $user_id}), (b:Entity {uid: $target, user_id: $user_id})
 MERGE (a)-[r:RELATED_TO {type: $type}]->(b)
   ON CREATE SET r.confidence = $confidence, r.valid_from = $valid_from, r.message_uid = $message_uid
@@ -314,10 +315,11 @@ MERGE (a)-[r:RELATED_TO {type: $type}]->(b)
 
 # An identical current fact only gains provenance; otherwise the fact is created (idempotently).
 FACT_MERGE = """
+MATCH (m:Message {uid: $message_uid, user_id: $user_id})
 OPTIONAL MATCH (same:Fact {user_id: $user_id, predicate: $predicate, status: 'current'})
 WHERE toLower(same.subject) = toLower($subject) AND toLower(same.object) = toLower($object)
   AND same.uid <> $uid
-WITH same LIMIT 1
+WITH m, same LIMIT 1
 CALL (same) {
   WITH same WHERE same IS NULL
   MERGE (f:Fact {uid: $uid})
@@ -329,8 +331,6 @@ CALL (same) {
   WITH same WHERE same IS NOT NULL
   RETURN same AS f
 }
-WITH f
-MATCH (m:Message {uid: $message_uid, user_id: $user_id})
 MERGE (f)-[:EXTRACTED_FROM]->(m)
 WITH f
 CALL (f) {
@@ -360,16 +360,15 @@ RETURN p.uid, p.preference
 """
 
 PREFERENCE_MERGE = """
+MATCH (m:Message {uid: $message_uid, user_id: $user_id})
 MERGE (p:Preference {uid: $uid})
   ON CREATE SET p.user_id = $user_id, p.category = $category, p.preference = $preference,
                 p.embedding = $embedding, p.confidence = $confidence, p.valid_from = datetime(),
                 p.status = 'current'
+MERGE (p)-[:EXTRACTED_FROM]->(m)
 WITH p
 MATCH (u:User {user_id: $user_id})
 MERGE (u)-[:HAS_PREFERENCE]->(p)
-WITH p
-MATCH (m:Message {uid: $message_uid, user_id: $user_id})
-MERGE (p)-[:EXTRACTED_FROM]->(m)
 WITH p
 UNWIND $supersedes AS old_uid
 MATCH (old:Preference {uid: old_uid, user_id: $user_id, status: 'current'})

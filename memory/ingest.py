@@ -5,7 +5,6 @@ Every write is keyed by ids derived from the message, so running it twice change
 
 import hashlib
 import json
-import logging
 import re
 import uuid
 from dataclasses import asdict
@@ -13,9 +12,11 @@ from datetime import date
 
 import numpy as np
 from django.conf import settings
+from neo4j.exceptions import ClientError
 from neomodel import db
 from rapidfuzz import fuzz
 
+from governance.selectors import subject_is_erased
 from memory import cypher
 from memory.embeddings import get_embedder
 from memory.extraction import ExtractedEntity, ExtractedFact, ExtractedPreference, ExtractedRelation, Extraction
@@ -25,7 +26,7 @@ from memory.models import Agent, Subject
 from memory.resolution.scoring import Candidate, score_pairs
 from memory.selectors import consented_categories
 
-log = logging.getLogger(__name__)
+ENTITY_NOT_FOUND = "Neo.ClientError.Statement.EntityNotFound"
 CANDIDATE_LIMIT = 2000
 NEGATIVE = re.compile(r"^(?:dis|does not |doesn't |do not |don't |never |hates? |avoids? )", re.IGNORECASE)
 POLARITY_WORDS = re.compile(
@@ -41,9 +42,11 @@ def derived_uid(*parts: str) -> str:
 def message_extract(*, message_uid: str, user_id: str) -> str:
     """Extract, resolve and supersede for one message; return what happened.
 
-    A message erased in the meantime, already extracted, or whose subject withdrew long-term
-    consent (checked now, not when the task was queued) is left alone.
+    A message erased in the meantime (or whose subject is being erased), already extracted, or whose
+    subject withdrew long-term consent (checked now, not when the task was queued) is left alone.
     """
+    if subject_is_erased(user_id=user_id):
+        return "gone"
     rows, _ = db.cypher_query(cypher.MESSAGE_FOR_EXTRACTION, {"uid": message_uid, "user_id": user_id})
     if not rows:
         return "gone"
@@ -61,9 +64,14 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
         extraction = get_extractor().extract(
             text=content, context="\n".join(earlier), reference_date=created_at.to_native().date()
         )
-    with db.transaction:
-        memory_write(user_id=user_id, message_uid=message_uid, text=content, extraction=extraction)
-        _set_status(message_uid, user_id, "done", None)
+    try:
+        with db.transaction:
+            memory_write(user_id=user_id, message_uid=message_uid, text=content, extraction=extraction)
+            _set_status(message_uid, user_id, "done", None)
+    except ClientError as exc:
+        if exc.code == ENTITY_NOT_FOUND:  # deleted while we wrote: the transaction rolled back
+            return "gone"
+        raise
     return "done"
 
 

@@ -64,6 +64,9 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'portal.sqlite3'}")}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # A file, not memory, so that a worker process started by a test sees the test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-portal.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -125,9 +128,14 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_TASK_ROUTES = {"memory.tasks.message_extract": {"queue": "extraction"}}
-# Periodic jobs (retention, export expiry) are added here as they are built.
-CELERY_BEAT_SCHEDULE = {}
+# Extraction has a queue of its own so that exports and erasures (maintenance) never wait behind it.
+CELERY_TASK_ROUTES = {
+    "memory.tasks.message_extract": {"queue": "extraction"},
+    "governance.tasks.*": {"queue": "maintenance"},
+}
+CELERY_BEAT_SCHEDULE = {
+    "governance-exports-expire": {"task": "governance.tasks.exports_expire_task", "schedule": 15 * 60},
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -174,7 +182,3 @@ SINGLE_VALUED_PREDICATES = env.list(
 
 # Self-service governance: exports expire; export and erasure workers run on the maintenance queue.
 EXPORT_TTL_HOURS = env.int("EXPORT_TTL_HOURS", default=24)
-CELERY_TASK_ROUTES = {**CELERY_TASK_ROUTES, "governance.tasks.*": {"queue": "maintenance"}}
-CELERY_BEAT_SCHEDULE["governance-exports-expire"] = {
-    "task": "governance.tasks.exports_expire_task", "schedule": 15 * 60,
-}

@@ -50,18 +50,21 @@ def clean_stores():
 
 
 @pytest.fixture(scope="module")
-def celery_worker_process():
-    """A real Celery worker (prefork) in its own process, consuming from the suite's Redis.
+def celery_worker_process(django_db_setup):
+    """A real Celery worker (prefork) in its own process, on the suite's Redis and test database.
 
-    Module-scoped so that tests elsewhere can rely on no worker running."""
+    Module-scoped so that tests elsewhere can rely on no worker running. Tests that let it read
+    rows they wrote must commit them (transactional_db)."""
+    from portal.celery import app
+
+    app.control.purge()  # tasks earlier tests queued with no worker running refer to data long gone
     log = open(ROOT / "var" / "test-worker.log", "w")
+    env = {**os.environ, "DATABASE_URL": _test_database_url()}
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "prefork", "--concurrency", "1",
          "--queues", "celery,extraction,maintenance", "--hostname", f"test-{os.getpid()}@%h", "--loglevel", "INFO"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy(),
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env,
     )
-    from portal.celery import app
-
     deadline = time.monotonic() + 60
     while not app.control.ping(timeout=0.5):
         if proc.poll() is not None or time.monotonic() > deadline:
@@ -71,6 +74,16 @@ def celery_worker_process():
     proc.terminate()
     proc.wait(timeout=30)
     log.close()
+
+
+def _test_database_url() -> str:
+    from django.db import connection
+
+    db_settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db_settings['NAME']}"
+    return (f"postgres://{db_settings['USER']}:{db_settings['PASSWORD']}@{db_settings['HOST']}:"
+            f"{db_settings['PORT']}/{db_settings['NAME']}")
 
 
 def closed_port() -> int:
