@@ -24,8 +24,8 @@ services: setup
 run: services
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py install_labels
-	$(PY) manage.py load_demo
 	$(PY) manage.py load_demo_knowledge
+	$(PY) manage.py load_demo
 	tools/worker.sh start
 	@echo
 	@echo "Portal: http://127.0.0.1:8000  (sign in as demo@example.com / demo-password; staff: admin@example.com / admin-password)"
