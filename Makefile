@@ -34,6 +34,8 @@ run: services
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: setup
+	@# Debian's Chromium drives the browser tests; Playwright never downloads a browser of its own.
+	@command -v chromium >/dev/null || tools/apt-install.sh chromium
 	$(TEST_ENV) tools/neo4j/neo4j.sh start
 	tools/redis.sh start
 	$(TEST_URLS) $(PY) -m pytest $(PYTEST_ARGS)

@@ -8,20 +8,9 @@ dir="$root/var/redis"
 
 answers() { redis-cli -p "$port" ping 2>/dev/null | grep -q PONG; }
 
-install() {
-  if command -v redis-server >/dev/null; then return; fi
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing redis-server with apt-get ..."
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
-  else
-    echo "redis-server is missing: install it (sudo apt-get install redis-server) or set REDIS_URL to a running Redis." >&2
-    exit 1
-  fi
-}
-
 case "${1:-}" in
   start)
-    install
+    command -v redis-server >/dev/null || "$root/tools/apt-install.sh" redis-server
     if answers; then echo "Redis running on 127.0.0.1:$port"; exit 0; fi
     mkdir -p "$dir"
     redis-server --bind 127.0.0.1 --port "$port" --daemonize yes --dir "$dir" \
