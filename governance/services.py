@@ -17,6 +17,8 @@ from governance import cypher, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus, user_id_digest
 from memory.models import CATEGORIES, ConsentRecord, Grant, MemoryAccess, Subject
 from portal.exceptions import ApplicationError
+from review.models import AuditEvent
+from review.services import Actor, audit_record
 
 ERASE_BATCH = 5000
 EXPORT_PAGE = 1000
@@ -29,12 +31,18 @@ ERASE_ORDER = ("Message", "Conversation", "Fact", "Preference", "Entity", "ToolC
 README = Path(__file__).resolve().parent / "export_readme.md"
 
 
-def grant_pause(*, grant: Grant) -> None:
-    Grant.objects.filter(pk=grant.pk, paused_at__isnull=True).update(paused_at=timezone.now())
+@transaction.atomic
+def grant_pause(*, grant: Grant, actor: Actor = None) -> None:
+    if Grant.objects.filter(pk=grant.pk, paused_at__isnull=True).update(paused_at=timezone.now()):
+        audit_record(actor=actor, action="grant.pause", user_id=grant.subject.user_id, target_type="agent",
+                     target_id=grant.agent.agent_id, before={"paused": False}, after={"paused": True})
 
 
-def grant_resume(*, grant: Grant) -> None:
-    Grant.objects.filter(pk=grant.pk).update(paused_at=None)
+@transaction.atomic
+def grant_resume(*, grant: Grant, actor: Actor = None) -> None:
+    if Grant.objects.filter(pk=grant.pk, paused_at__isnull=False).update(paused_at=None):
+        audit_record(actor=actor, action="grant.resume", user_id=grant.subject.user_id, target_type="agent",
+                     target_id=grant.agent.agent_id, before={"paused": True}, after={"paused": False})
 
 
 # --- export -----------------------------------------------------------------------------------
@@ -173,8 +181,12 @@ def _export_file_delete(job: ExportJob) -> None:
 # --- erasure ----------------------------------------------------------------------------------
 
 @transaction.atomic
-def erasure_request(*, subject: Subject, scope: str, category: str = "") -> ErasureJob:
-    """Queue an erasure. For all memory, every agent is paused at once, until the erasure has finished."""
+def erasure_request(*, subject: Subject, scope: str, category: str = "", actor: Actor = None,
+                    reason: str = "") -> ErasureJob:
+    """Queue an erasure. For all memory, every agent is paused at once, until the erasure has finished.
+
+    Without an actor, the subject asked for it themselves.
+    """
     from governance.tasks import subject_erase_task
 
     if scope == ErasureScope.CATEGORY and category not in CATEGORIES:
@@ -190,6 +202,9 @@ def erasure_request(*, subject: Subject, scope: str, category: str = "") -> Eras
     job = ErasureJob.objects.create(subject=subject, user_id_digest=user_id_digest(subject.user_id), scope=scope,
                                     category=category if scope == ErasureScope.CATEGORY else "",
                                     paused_grants=paused)
+    audit_record(actor=actor or subject.account, action="erasure.request", user_id=subject.user_id,
+                 target_type="erasure", target_id=job.public_id,
+                 after={"scope": scope, "category": job.category, "paused_grants": len(paused)}, reason=reason)
     transaction.on_commit(lambda: subject_erase_task.delay(job.pk))
     return job
 
@@ -228,6 +243,8 @@ def subject_erase(*, job_id: int) -> ErasureJob:
         deleted["database_rows"] += consent_rows + Grant.objects.filter(subject=subject).count()
         with transaction.atomic():
             ErasureJob.objects.filter(pk=job.pk).update(subject=None)
+            # The trail keeps what the person did, not who they were.
+            AuditEvent.objects.filter(actor=subject.account).update(actor=None, actor_label="erased account")
             subject.account.delete()
         residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=job.scope)
     else:
@@ -241,6 +258,8 @@ def subject_erase(*, job_id: int) -> ErasureJob:
         job.error = "" if job.status == JobStatus.DONE else "Residue remained after erasing; see the tombstone."
         job.nodes_deleted, job.finished_at = deleted["neo4j_nodes"], timezone.now()
         job.save(update_fields=["status", "error", "nodes_deleted", "finished_at"])
+        audit_record(actor="erasure worker", action="erasure.done", user_id=user_id, target_type="erasure",
+                     target_id=job.public_id, after={"status": job.status, "deleted": deleted, "residue": residue})
     return job
 
 

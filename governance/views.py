@@ -117,10 +117,10 @@ def agent_list(request):
 def agent_pause(request, agent_id):
     grant = _found(selectors.grant_get, subject=_subject(request), agent_id=agent_id)
     if request.POST.get("action") == "resume":
-        services.grant_resume(grant=grant)
+        services.grant_resume(grant=grant, actor=request.user)
         messages.success(request, f"{grant.agent.name} is resumed: it can use your memory again.")
     else:
-        services.grant_pause(grant=grant)
+        services.grant_pause(grant=grant, actor=request.user)
         messages.warning(request, f"{grant.agent.name} is paused: it can neither read nor write your memory.")
     return redirect("governance:agent_list")
 
@@ -131,7 +131,7 @@ def agent_revoke(request, agent_id):
     subject = _subject(request)
     grant = _found(selectors.grant_get, subject=subject, agent_id=agent_id)
     if request.method == "POST":
-        memory_services.grant_revoke(subject=subject, agent=grant.agent)
+        memory_services.grant_revoke(subject=subject, agent=grant.agent, actor=request.user)
         messages.success(request, f"{grant.agent.name} no longer has access to your memory.")
         return redirect("governance:agent_list")
     return _page(request, "governance/agent_revoke.html", f"Revoke {grant.agent.name}?", grant=grant)

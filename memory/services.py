@@ -16,6 +16,8 @@ from memory.models import CATEGORIES, Agent, AgentToken, ConsentRecord, Grant, M
 from memory.selectors import ITEM_KINDS, consented_categories
 from memory.tasks import message_extract
 from portal.exceptions import ApplicationError, NotFound
+from review import cypher as review_cypher
+from review.services import Actor, actor_label, audit_record
 
 LOCK_TIMEOUT_SECONDS = 30
 LOCK_WAIT_SECONDS = 10
@@ -30,15 +32,23 @@ def subject_get_or_create(*, user) -> Subject:
     return subject
 
 
-def agent_token_issue(*, agent: Agent, name: str = "", expires_at: datetime | None = None) -> tuple[AgentToken, str]:
+@transaction.atomic
+def agent_token_issue(*, agent: Agent, name: str = "", expires_at: datetime | None = None,
+                      actor: Actor = None) -> tuple[AgentToken, str]:
     """Create a token and return it with its secret, which is not stored and cannot be shown again."""
     secret, prefix, digest = AgentToken.new_secret()
     token = AgentToken.objects.create(agent=agent, name=name, prefix=prefix, digest=digest, expires_at=expires_at)
+    audit_record(actor=actor, action="token.issue", target_type="token", target_id=prefix,
+                 after={"agent": agent.agent_id, "name": name, "expires_at": expires_at.isoformat() if expires_at else None})
     return token, secret
 
 
-def agent_token_revoke(*, token: AgentToken) -> None:
-    AgentToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+@transaction.atomic
+def agent_token_revoke(*, token: AgentToken, actor: Actor = None) -> None:
+    revoked = AgentToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    if revoked:
+        audit_record(actor=actor, action="token.revoke", target_type="token", target_id=token.prefix,
+                     before={"agent": token.agent.agent_id, "revoked": False}, after={"revoked": True})
 
 
 @transaction.atomic
@@ -51,17 +61,32 @@ def grant_create(*, subject: Subject, agent: Agent, actor=None) -> Grant:
         grant.save(update_fields=["revoked_at", "granted_at"])
     for category in CATEGORIES:
         ConsentRecord.objects.create(subject=subject, agent=agent, category=category, granted=True, actor=actor)
+    audit_record(actor=actor, action="grant.create", user_id=subject.user_id, target_type="agent",
+                 target_id=agent.agent_id, before={"granted": not created},
+                 after={"granted": True, "consent": list(CATEGORIES)})
     return grant
 
 
-def grant_revoke(*, subject: Subject, agent: Agent) -> None:
-    Grant.objects.filter(subject=subject, agent=agent, revoked_at__isnull=True).update(revoked_at=timezone.now())
+@transaction.atomic
+def grant_revoke(*, subject: Subject, agent: Agent, actor: Actor = None) -> None:
+    revoked = Grant.objects.filter(subject=subject, agent=agent, revoked_at__isnull=True).update(
+        revoked_at=timezone.now())
+    if revoked:
+        audit_record(actor=actor, action="grant.revoke", user_id=subject.user_id, target_type="agent",
+                     target_id=agent.agent_id, before={"granted": True}, after={"granted": False})
 
 
+@transaction.atomic
 def consent_record(*, subject: Subject, agent: Agent | None, category: str, granted: bool, actor=None) -> ConsentRecord:
     if category not in CATEGORIES:
         raise ApplicationError(f"Unknown consent category {category!r}; choose from {', '.join(CATEGORIES)}.")
-    return ConsentRecord.objects.create(subject=subject, agent=agent, category=category, granted=granted, actor=actor)
+    record = ConsentRecord.objects.create(subject=subject, agent=agent, category=category, granted=granted,
+                                          actor=actor)
+    audit_record(actor=actor, action="consent.grant" if granted else "consent.withdraw", user_id=subject.user_id,
+                 target_type="consent", target_id=f"{category}:{agent.agent_id if agent else '*'}",
+                 after={"category": category, "agent": agent.agent_id if agent else None, "granted": granted,
+                        "policy_version": record.policy_version})
+    return record
 
 
 def _redis() -> redis.Redis:
@@ -216,34 +241,46 @@ def access_record(*, subject: Subject, agent: Agent, session_id: str, items: lis
     )
 
 
-def _decide(query: str, *, user_id: str, from_uid: str, into_uid: str, actor: str, action: str) -> None:
-    rows, _ = db.cypher_query(query, {"user_id": user_id, "from_uid": from_uid, "into_uid": into_uid,
-                                      "actor": actor})
+MERGE_EVENTS = {"approved": "merge.approve", "rejected": "merge.reject", "undone": "merge.undo"}
+
+
+def _decide(query: str, *, user_id: str, from_uid: str, into_uid: str, actor: Actor, action: str) -> None:
+    params = {"user_id": user_id, "from_uid": from_uid, "into_uid": into_uid}
+    before, _ = db.cypher_query(review_cypher.SAME_AS_STATE, params)
+    rows, _ = db.cypher_query(query, {**params, "actor": actor_label(actor)}) if before else ([], None)
     if not rows:
         raise NotFound(f"No merge of that pair that can be {action}.")
+    after, _ = db.cypher_query(review_cypher.SAME_AS_STATE, params)
+    # Statuses, scores and how many aliases moved: enough to follow the decision, no names.
+    audit_record(actor=actor, action=MERGE_EVENTS[action], user_id=user_id,
+                 target_type="same_as", target_id=f"{from_uid}>{into_uid}", before=before[0][0], after=after[0][0])
 
 
-def same_as_approve(*, user_id: str, from_uid: str, into_uid: str, actor: str) -> None:
+def same_as_approve(*, user_id: str, from_uid: str, into_uid: str, actor: Actor) -> None:
     """Confirm a pending merge: the merged entity's names become aliases of the other."""
     _decide(cypher.SAME_AS_APPROVE, user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=actor,
             action="approved")
 
 
-def same_as_reject(*, user_id: str, from_uid: str, into_uid: str, actor: str) -> None:
+def same_as_reject(*, user_id: str, from_uid: str, into_uid: str, actor: Actor) -> None:
     """Reject a pending merge; the pair is never proposed again."""
     _decide(cypher.SAME_AS_REJECT, user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=actor,
             action="rejected")
 
 
-def same_as_undo(*, user_id: str, from_uid: str, into_uid: str, actor: str) -> None:
+def same_as_undo(*, user_id: str, from_uid: str, into_uid: str, actor: Actor) -> None:
     """Undo an automatic or confirmed merge, restoring both entities as they were before it."""
     _decide(cypher.SAME_AS_UNDO, user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=actor,
             action="undone")
 
 
-def fact_supersession_revert(*, user_id: str, fact_uid: str, actor: str) -> str:
+def fact_supersession_revert(*, user_id: str, fact_uid: str, actor: Actor) -> str:
     """Make a superseded fact current again and retract the fact that replaced it; return the latter."""
-    rows, _ = db.cypher_query(cypher.FACT_SUPERSESSION_REVERT, {"user_id": user_id, "uid": fact_uid, "actor": actor})
+    rows, _ = db.cypher_query(cypher.FACT_SUPERSESSION_REVERT,
+                              {"user_id": user_id, "uid": fact_uid, "actor": actor_label(actor)})
     if not rows:
         raise NotFound("No superseded fact with that id.")
+    audit_record(actor=actor, action="fact.revert", user_id=user_id, target_type="fact", target_id=fact_uid,
+                 before={fact_uid: "superseded", rows[0][0]: "current"},
+                 after={fact_uid: "current", rows[0][0]: "retracted"})
     return rows[0][0]

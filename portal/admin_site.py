@@ -14,3 +14,8 @@ class PortalAdminSite(admin.AdminSite):
         if request.user.is_authenticated and not self.has_permission(request):
             return redirect("home")
         return redirect_to_login(request.GET.get("next", request.get_full_path()))
+
+    def get_urls(self):
+        from review.urls import review_urls
+
+        return review_urls(self) + super().get_urls()

@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "memory",
     "knowledge",
     "governance",
+    "review",
 ]
 
 MIDDLEWARE = [
@@ -43,6 +44,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "review.middleware.AgentUsageMiddleware",
 ]
 
 ROOT_URLCONF = "portal.urls"

@@ -6,8 +6,9 @@ from neomodel import db
 from memory import cypher as memory_cypher
 from memory.embeddings import embedding_dimensions
 from portal import graphdb
+from review import cypher as review_cypher
 
-SCHEMAS = [memory_cypher.SCHEMA]
+SCHEMAS = [memory_cypher.SCHEMA, review_cypher.SCHEMA]
 
 
 class Command(BaseCommand):

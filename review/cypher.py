@@ -1,0 +1,173 @@
+"""Raw Cypher of the review pages, as named constants with $parameters.
+
+Queries that read one subject's memory match on `user_id`; the queue and the trace list may span
+subjects (staff see every pending decision) and take `user_id` as an optional filter.
+"""
+
+SCHEMA = [
+    # The queue reads pending proposals newest first: status then time, so the order comes from the index.
+    "CREATE INDEX same_as_status_created IF NOT EXISTS FOR ()-[s:SAME_AS]-() ON (s.status, s.created_at)",
+    "CREATE INDEX trace_started IF NOT EXISTS FOR (t:ReasoningTrace) ON (t.started_at)",
+]
+
+SAME_AS_STATE = """
+MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS]->(b:Entity {uid: $into_uid, user_id: $user_id})
+RETURN {status: s.status, confidence: s.confidence, aliases_added: size(coalesce(s.added_aliases, []))}
+"""
+
+_MERGE_FILTERS = """
+  AND a.user_id = b.user_id
+  AND ($type IS NULL OR a.type = $type)
+  AND ($min_score IS NULL OR s.confidence >= $min_score) AND ($max_score IS NULL OR s.confidence < $max_score)
+  AND ($older_than IS NULL OR s.created_at < $older_than) AND ($newer_than IS NULL OR s.created_at >= $newer_than)
+"""
+
+_MERGE_ROW = """
+RETURN a.user_id, s.status, s.confidence, s.scores, s.evidence, s.created_at, s.decided_by, s.decided_at,
+       s.undone_from, s.added_aliases,
+       {uid: a.uid, name: a.name, type: a.type, aliases: a.aliases},
+       {uid: b.uid, name: b.name, type: b.type, aliases: b.aliases}
+"""
+
+# Across subjects: the (status, created_at) index gives rows already in order, so a page reads only itself.
+MERGES_PENDING = """
+MATCH (a:Entity)-[s:SAME_AS]->(b:Entity)
+WHERE s.status = 'pending' AND s.created_at IS NOT NULL
+""" + _MERGE_FILTERS + """
+WITH a, s, b ORDER BY s.created_at DESC SKIP $skip LIMIT $limit
+""" + _MERGE_ROW
+
+MERGES_PENDING_COUNT = """
+MATCH (a:Entity)-[s:SAME_AS]->(b:Entity)
+WHERE s.status = 'pending' AND s.created_at IS NOT NULL
+""" + _MERGE_FILTERS + """
+RETURN count(s)
+"""
+
+# One subject's: found through the user_id index on its entities.
+MERGES_PENDING_FOR_USER = """
+MATCH (a:Entity {user_id: $user_id})-[s:SAME_AS]->(b:Entity {user_id: $user_id})
+WHERE s.status = 'pending'
+""" + _MERGE_FILTERS + """
+WITH a, s, b ORDER BY s.created_at DESC SKIP $skip LIMIT $limit
+""" + _MERGE_ROW
+
+MERGES_PENDING_FOR_USER_COUNT = """
+MATCH (a:Entity {user_id: $user_id})-[s:SAME_AS]->(b:Entity {user_id: $user_id})
+WHERE s.status = 'pending'
+""" + _MERGE_FILTERS + """
+RETURN count(s)
+"""
+
+MERGES_DECIDED = """
+MATCH (a:Entity)-[s:SAME_AS]->(b:Entity)
+WHERE s.status IN ['confirmed', 'auto', 'rejected'] AND ($user_id IS NULL OR a.user_id = $user_id)
+""" + _MERGE_FILTERS + """
+WITH a, s, b ORDER BY coalesce(s.decided_at, s.created_at) DESC SKIP $skip LIMIT $limit
+""" + _MERGE_ROW
+
+# --- facts ------------------------------------------------------------------------------------
+
+FACT_SUBJECTS = """
+MATCH (f:Fact {user_id: $user_id})
+RETURN f.subject, count(*), sum(CASE WHEN f.status = 'current' THEN 0 ELSE 1 END) AS replaced
+ORDER BY replaced DESC, f.subject
+LIMIT 200
+"""
+
+FACT_TIMELINE = """
+MATCH (f:Fact {user_id: $user_id})
+WHERE toLower(f.subject) = toLower($subject)
+OPTIONAL MATCH (f)-[r:SUPERSEDED_BY]->(n:Fact {user_id: $user_id})
+RETURN f.uid, f.predicate, f.object, f.status, f.valid_from, f.valid_until, f.recorded_at, f.expired_at,
+       n.uid, r.reverted_at, r.reverted_by, r.confirmed_at, r.confirmed_by
+ORDER BY f.predicate, coalesce(f.valid_from, f.recorded_at), f.recorded_at
+"""
+
+FACT_GET = """
+MATCH (f:Fact {uid: $uid, user_id: $user_id})
+OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact {user_id: $user_id})
+RETURN f.subject, f.predicate, f.object, f.status, n.uid, n.object
+"""
+
+# The same "valid then" rule as the context endpoint's as_of: recorded by then, not yet expired, not retracted.
+FACTS_AS_OF = """
+MATCH (f:Fact {user_id: $user_id})
+WHERE f.recorded_at <= $as_of AND (f.expired_at IS NULL OR f.expired_at > $as_of) AND f.status <> 'retracted'
+RETURN f.uid, f.subject, f.predicate, f.object, f.valid_from, f.recorded_at, f.status
+ORDER BY f.subject, f.predicate, f.recorded_at
+"""
+
+FACT_SUPERSESSION_CONFIRM = """
+MATCH (old:Fact {uid: $uid, user_id: $user_id, status: 'superseded'})-[r:SUPERSEDED_BY]->(new:Fact {user_id: $user_id})
+SET r.confirmed_at = datetime(), r.confirmed_by = $actor
+RETURN new.uid
+"""
+
+# --- reasoning traces -------------------------------------------------------------------------
+
+_TRACE_FILTERS = """
+WHERE ($user_id IS NULL OR t.user_id = $user_id) AND ($agent_id IS NULL OR t.agent_id = $agent_id)
+  AND ($session_id IS NULL OR t.session_id = $session_id)
+  AND ($outcome IS NULL OR ($outcome = 'open' AND t.completed_at IS NULL)
+       OR ($outcome = 'success' AND t.success = true) OR ($outcome = 'failure' AND t.success = false))
+  AND ($since IS NULL OR t.started_at >= $since) AND ($until IS NULL OR t.started_at < $until)
+"""
+
+TRACES_PAGE = """
+MATCH (t:ReasoningTrace)
+""" + _TRACE_FILTERS + """
+WITH t ORDER BY t.started_at DESC SKIP $skip LIMIT $limit
+RETURN t.uid, t.user_id, t.agent_id, t.session_id, t.task, t.outcome, t.success, t.started_at, t.completed_at,
+       COUNT { (t)-[:HAS_STEP]->() }
+"""
+
+TRACES_COUNT = """
+MATCH (t:ReasoningTrace)
+""" + _TRACE_FILTERS + """
+RETURN count(t)
+"""
+
+TRACE_GET = """
+MATCH (t:ReasoningTrace {uid: $uid, user_id: $user_id})
+RETURN t {.uid, .user_id, .agent_id, .session_id, .task, .outcome, .success, .started_at, .completed_at}
+"""
+
+TRACE_STEPS = """
+MATCH (t:ReasoningTrace {uid: $uid, user_id: $user_id})-[hs:HAS_STEP]->(s:ReasoningStep {user_id: $user_id})
+OPTIONAL MATCH (s)-[:HAS_TOOL_CALL]->(c:ToolCall {user_id: $user_id})
+WITH hs, s, c ORDER BY c.created_at
+WITH hs, s, collect(c {.uid, .tool_name, .arguments, .result, .status, .error, .duration_ms}) AS calls
+RETURN hs.order, s {.uid, .thought, .action, .observation, .created_at}, calls
+ORDER BY hs.order
+"""
+
+# Exact cosine over the same subject's traces only.
+TRACES_SIMILAR = """
+MATCH (t:ReasoningTrace {uid: $uid, user_id: $user_id})
+MATCH (o:ReasoningTrace {user_id: $user_id})
+WHERE o <> t AND o.task_embedding IS NOT NULL AND t.task_embedding IS NOT NULL
+WITH o, vector.similarity.cosine(t.task_embedding, o.task_embedding) AS score
+ORDER BY score DESC LIMIT $limit
+RETURN o.uid, o.task, o.outcome, o.success, o.started_at, score
+"""
+
+# --- bench_review -----------------------------------------------------------------------------
+
+BENCH_FOREIGN_NODES = "MATCH (n) WHERE NOT n:ReviewBench RETURN count(n)"
+
+BENCH_PROPOSALS_CREATE = """
+UNWIND $rows AS row
+CREATE (a:Entity:ReviewBench {uid: row.a, user_id: row.user_id, name: row.a_name, type: row.type,
+                              aliases: [], created_at: datetime()})
+CREATE (b:Entity:ReviewBench {uid: row.b, user_id: row.user_id, name: row.b_name, type: row.type,
+                              aliases: [row.b_name + ' Ltd'], created_at: datetime()})
+CREATE (a)-[:SAME_AS {status: 'pending', confidence: row.score, scores: row.scores, evidence: row.evidence,
+                      created_at: datetime() - duration({seconds: row.age})}]->(b)
+"""
+
+BENCH_DELETE = """
+MATCH (n:ReviewBench) WITH n LIMIT $batch
+DETACH DELETE n
+RETURN count(*)
+"""

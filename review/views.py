@@ -1,0 +1,311 @@
+"""Staff review pages on the admin site: merges, superseded facts, reasoning traces, audit, erasure.
+
+Every page that shows a subject's memory needs `review.view_memory_content` and records who saw
+whose memory. The site's `admin_view` (see urls.py) already requires an active staff member.
+"""
+
+import csv
+from functools import wraps
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, StreamingHttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from governance import selectors as governance_selectors
+from governance import services as governance_services
+from governance.models import ErasureScope
+from memory import services as memory_services
+from portal.exceptions import NotFound
+from review import selectors, services
+from review.forms import AsOfForm, AuditFilterForm, EraseForm, MergeFilterForm, ReasonForm, TraceFilterForm
+
+PER_PAGE = 50
+CONTENT = "review.view_memory_content"
+DONE = {"approve": "Approved", "reject": "Rejected"}
+
+
+def requires(*perms):
+    """Refuse (403) a staff member who lacks any of these permissions."""
+
+    def decorate(view):
+        @wraps(view)
+        def check(request, *args, **kwargs):
+            if not request.user.has_perms(perms):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        return check
+
+    return decorate
+
+
+def _render(request, template: str, title: str, **context):
+    return TemplateResponse(request, template, {**admin.site.each_context(request), "title": title, **context})
+
+
+def _page_number(request) -> int:
+    try:
+        return max(int(request.GET.get("page", 1)), 1)
+    except ValueError:
+        return 1
+
+
+def _found(read, **kwargs):
+    try:
+        return read(**kwargs)
+    except NotFound as exc:
+        raise Http404(exc.message)
+
+
+def _with_emails(rows: list[dict]) -> list[dict]:
+    emails = selectors.subject_labels(user_ids={row["user_id"] for row in rows})
+    return [{**row, "email": emails.get(row["user_id"], "")} for row in rows]
+
+
+def _subject_or_404(text: str):
+    subject = selectors.subject_find(text=text)
+    if subject is None:
+        raise Http404("No user with that id or email.")
+    return subject
+
+
+@require_GET
+def index(request):
+    return _render(request, "review/index.html", "Review")
+
+
+# --- merges -----------------------------------------------------------------------------------
+
+def _merge_filters(request) -> tuple[MergeFilterForm, dict]:
+    form = MergeFilterForm(request.GET)
+    data = form.cleaned_data if form.is_valid() else {}
+    user_id = None
+    if data.get("user"):
+        subject = selectors.subject_find(text=data["user"])
+        user_id = subject.user_id if subject else data["user"].strip()
+    return form, {"user_id": user_id, "type": data.get("type"), "band": data.get("band"), "age": data.get("age")}
+
+
+@requires("review.review_merges", CONTENT)
+@require_http_methods(["GET", "POST"])
+def merge_list(request):
+    if request.method == "POST":
+        if request.POST.get("decide"):
+            action, _, key = request.POST["decide"].partition(":")
+            keys = [key]
+        else:
+            action, keys = request.POST.get("action"), request.POST.getlist("pair")
+        if action not in ("approve", "reject"):
+            messages.error(request, "Choose approve or reject.")
+            return redirect(request.get_full_path())
+        decide = memory_services.same_as_approve if action == "approve" else memory_services.same_as_reject
+        done = 0
+        for key in keys:
+            user_id, _, pair = key.partition("|")
+            from_uid, _, into_uid = pair.partition(">")
+            try:
+                decide(user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=request.user)
+                done += 1
+            except NotFound as exc:
+                messages.warning(request, exc.message)
+        messages.success(request, f"{DONE[action]} {done} merge{'s' if done != 1 else ''}.")
+        return redirect(request.get_full_path())
+    form, filters = _merge_filters(request)
+    page = _page_number(request)
+    result = selectors.merge_proposal_page(**filters, page=page, per_page=PER_PAGE)
+    user_ids = {row["user_id"] for row in result["rows"]}
+    services.memory_view_record(actor=request.user, user_ids=user_ids, page="merge_queue")
+    query = request.GET.copy()
+    query.pop("page", None)
+    return _render(request, "review/merge_list.html", "Merge proposals", form=form, rows=_with_emails(result["rows"]),
+                   count=result["count"], page=page, pages=max((result["count"] + PER_PAGE - 1) // PER_PAGE, 1),
+                   query=query.urlencode())
+
+
+@requires("review.review_merges", CONTENT)
+@require_GET
+def merge_decided(request):
+    form, filters = _merge_filters(request)
+    page = _page_number(request)
+    rows = selectors.merge_decided_page(**filters, page=page, per_page=PER_PAGE)
+    user_ids = {row["user_id"] for row in rows}
+    services.memory_view_record(actor=request.user, user_ids=user_ids, page="merge_decided")
+    return _render(request, "review/merge_decided.html", "Decided merges", form=form, rows=_with_emails(rows),
+                   page=page)
+
+
+@requires("review.review_merges")
+@require_http_methods(["GET", "POST"])
+def merge_undo(request, user_id, from_uid, into_uid):
+    if request.method == "POST":
+        _found(memory_services.same_as_undo, user_id=user_id, from_uid=from_uid, into_uid=into_uid,
+               actor=request.user)
+        messages.success(request, "Merge undone: both entities are as they were before it, and the pair will "
+                                  "not be proposed again.")
+        return redirect("admin:review_mergeproposal_decided")
+    return _render(request, "review/merge_undo.html", "Undo this merge?", user_id=user_id, from_uid=from_uid,
+                   into_uid=into_uid)
+
+
+# --- facts ------------------------------------------------------------------------------------
+
+@requires("review.review_facts", CONTENT)
+@require_GET
+def fact_timeline(request):
+    user_text, subject_text = request.GET.get("user", ""), request.GET.get("subject", "")
+    context = {"user_text": user_text, "subject_text": subject_text}
+    if user_text:
+        subject = _subject_or_404(user_text)
+        context["person"] = subject
+        context["fact_subjects"] = selectors.fact_subject_list(user_id=subject.user_id)
+        if subject_text:
+            context["timeline"] = selectors.fact_timeline(user_id=subject.user_id, subject=subject_text)
+        services.memory_view_record(actor=request.user, user_ids={subject.user_id}, page="fact_timeline")
+    return _render(request, "review/fact_timeline.html", "Superseded facts", **context)
+
+
+@requires("review.review_facts")
+@require_http_methods(["GET", "POST"])
+def fact_revert(request, user_id, uid):
+    fact = _found(selectors.fact_get, user_id=user_id, uid=uid)
+    subject = _subject_or_404(user_id)
+    back = f"{reverse('admin:review_fact_timeline')}?user={user_id}&subject={fact['subject']}"
+    if request.method == "POST":
+        _found(memory_services.fact_supersession_revert, user_id=user_id, fact_uid=uid, actor=request.user)
+        messages.success(request, "Reverted: the older fact is current again; the newer one is kept, retracted.")
+        return redirect(back)
+    if request.user.has_perm(CONTENT):
+        services.memory_view_record(actor=request.user, user_ids={user_id}, page="fact_revert", target_id=uid)
+    return _render(request, "review/fact_revert.html", "Revert this supersession?", fact=fact, person=subject,
+                   back=back)
+
+
+@requires("review.review_facts")
+@require_POST
+def fact_confirm(request, user_id, uid):
+    fact = _found(selectors.fact_get, user_id=user_id, uid=uid)
+    _found(services.fact_supersession_confirm, user_id=user_id, fact_uid=uid, actor=request.user)
+    messages.success(request, "Supersession confirmed.")
+    return redirect(f"{reverse('admin:review_fact_timeline')}?user={user_id}&subject={fact['subject']}")
+
+
+@requires("review.review_facts", CONTENT)
+@require_GET
+def fact_as_of(request):
+    subject = _subject_or_404(request.GET.get("user", ""))
+    form = AsOfForm(request.GET)
+    facts = None
+    if form.is_valid():
+        facts = selectors.facts_as_of(user_id=subject.user_id, as_of=form.cleaned_data["as_of"])
+        services.memory_view_record(actor=request.user, user_ids={subject.user_id}, page="facts_as_of")
+    return _render(request, "review/fact_as_of.html", "Facts as of a moment", form=form, facts=facts,
+                   person=subject)
+
+
+# --- reasoning traces -------------------------------------------------------------------------
+
+@requires("review.review_traces", CONTENT)
+@require_GET
+def trace_list(request):
+    form = TraceFilterForm(request.GET)
+    data = form.cleaned_data if form.is_valid() else {}
+    user_id = None
+    if data.get("user"):
+        subject = selectors.subject_find(text=data["user"])
+        user_id = subject.user_id if subject else data["user"].strip()
+    page = _page_number(request)
+    result = selectors.trace_page(user_id=user_id, agent_id=data.get("agent"), session_id=data.get("session"),
+                                  outcome=data.get("outcome"), since=data.get("since"), until=data.get("until"),
+                                  page=page, per_page=PER_PAGE)
+    user_ids = {row["user_id"] for row in result["rows"]}
+    services.memory_view_record(actor=request.user, user_ids=user_ids, page="trace_list")
+    query = request.GET.copy()
+    query.pop("page", None)
+    return _render(request, "review/trace_list.html", "Reasoning traces", form=form, rows=_with_emails(result["rows"]),
+                   count=result["count"], page=page, pages=max((result["count"] + PER_PAGE - 1) // PER_PAGE, 1),
+                   query=query.urlencode())
+
+
+@requires("review.review_traces", CONTENT)
+@require_GET
+def trace_detail(request, user_id, uid):
+    trace = _found(selectors.trace_get, user_id=user_id, uid=uid)
+    services.memory_view_record(actor=request.user, user_ids={user_id}, page="trace_detail", target_id=uid)
+    return _render(request, "review/trace_detail.html", "Reasoning trace", trace=trace,
+                   similar=selectors.trace_similar(user_id=user_id, uid=uid),
+                   email=selectors.subject_labels(user_ids={user_id}).get(user_id, ""))
+
+
+@requires("review.review_traces")
+@require_http_methods(["GET", "POST"])
+def trace_delete(request, user_id, uid):
+    _found(selectors.trace_get, user_id=user_id, uid=uid)
+    form = ReasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        deleted = _found(services.trace_delete, user_id=user_id, trace_uid=uid, actor=request.user,
+                         reason=form.cleaned_data["reason"])
+        messages.success(request, f"Trace deleted ({deleted} nodes with its steps and tool calls).")
+        return redirect("admin:review_trace_list")
+    return _render(request, "review/trace_delete.html", "Delete this trace?", form=form, user_id=user_id, uid=uid)
+
+
+# --- audit and erasure ------------------------------------------------------------------------
+
+def _audit_events(request):
+    form = AuditFilterForm(request.GET)
+    data = form.cleaned_data if form.is_valid() else {}
+    return form, selectors.audit_event_list(**{k: v for k, v in data.items() if v})
+
+
+@requires("review.view_auditevent")
+@require_GET
+def audit_list(request):
+    form, events = _audit_events(request)
+    query = request.GET.copy()
+    query.pop("page", None)
+    return _render(request, "review/audit_list.html", "Audit log", form=form, query=query.urlencode(),
+                   events=Paginator(events, PER_PAGE).get_page(request.GET.get("page")))
+
+
+class _Echo:
+    def write(self, value):
+        return value
+
+
+@requires("review.view_auditevent")
+@require_GET
+def audit_export(request):
+    _, events = _audit_events(request)
+    writer = csv.writer(_Echo())
+    header = ["created_at", "actor", "action", "subject_digest", "target_type", "target_id", "before", "after",
+              "reason"]
+    rows = ([e.created_at.isoformat(), e.actor_label, e.action, e.subject_digest, e.target_type, e.target_id,
+             e.before, e.after, e.reason] for e in events.iterator())
+    response = StreamingHttpResponse((writer.writerow(r) for r in [header, *rows]), content_type="text/csv")
+    response["Content-Disposition"] = 'attachment; filename="audit.csv"'
+    return response
+
+
+@requires("review.erase_subjects")
+@require_http_methods(["GET", "POST"])
+def subject_erase(request):
+    form = EraseForm(request.POST or request.GET or None)
+    subject = None
+    if form.is_valid():
+        subject = selectors.subject_find(text=form.cleaned_data["user"])
+        if subject is None:
+            form.add_error("user", "No user with that id or email.")
+    if request.method == "POST" and subject is not None:
+        job = governance_services.erasure_request(subject=subject, scope=ErasureScope.ALL, actor=request.user,
+                                                  reason=form.cleaned_data["reason"])
+        messages.success(request, f"Erasure queued for {subject.account.email}; a worker erases it and leaves "
+                                  f"a tombstone (job {job.public_id}).")
+        return redirect("admin:review_auditevent_list")
+    counts = governance_selectors.node_counts(user_id=subject.user_id) if subject else None
+    return _render(request, "review/subject_erase.html", "Erase a user's memory", form=form, person=subject,
+                   counts=counts)

@@ -1,0 +1,124 @@
+"""Merge review: the queue with its evidence, approve, reject, bulk, undo restoring exactly, audit rows."""
+
+import pytest
+from neomodel import db
+
+from memory import ingest
+from review.models import AuditEvent
+from tests.review.conftest import ALL, same_as
+
+pytestmark = pytest.mark.django_db
+
+
+def _key(proposals, name):
+    _, from_uid, into_uid = proposals["pairs"][name]
+    return f"{proposals['subject'].user_id}|{from_uid}>{into_uid}"
+
+
+def _snapshot(user_id, uids):
+    """Return both entities' properties and every relationship touching them, SAME_AS aside."""
+    nodes, _ = db.cypher_query("MATCH (e:Entity {user_id: $u}) WHERE e.uid IN $uids "
+                               "RETURN e.uid, properties(e) ORDER BY e.uid", {"u": user_id, "uids": uids})
+    rels, _ = db.cypher_query(
+        "MATCH (e:Entity {user_id: $u})-[r]-(o) WHERE e.uid IN $uids AND type(r) <> 'SAME_AS' "
+        "RETURN e.uid, type(r), startNode(r) = e, o.uid, properties(r) ORDER BY e.uid, type(r), o.uid",
+        {"u": user_id, "uids": uids})
+    return [[uid, {k: v for k, v in props.items() if k != "embedding"}] for uid, props in nodes], rels
+
+
+def test_queue_shows_scores_entities_aliases_and_the_mention_in_context(proposals, staff):
+    _, client = staff("review_merges", "view_memory_content")
+    page = client.get("/admin/review/merges/")
+    assert page.status_code == 200 and page.context["count"] == 2
+    body = page.content.decode()
+    assert "Jonathon Smith" in body and "Jonathan Smith" in body and "PERSON" in body
+    assert "fuzzy" in body and "embedding" in body
+    assert '<mark class="mention">Anna Berger</mark>' in body
+    viewed = AuditEvent.objects.filter(action="memory.view", target_type="merge_queue")
+    assert viewed.count() == 1
+
+
+def test_filters_narrow_the_queue(proposals, staff):
+    _, client = staff("review_merges", "view_memory_content")
+    assert client.get("/admin/review/merges/?type=ORGANIZATION").context["count"] == 0
+    assert client.get("/admin/review/merges/?type=PERSON&age=day").context["count"] == 2
+    assert client.get("/admin/review/merges/?age=older-week").context["count"] == 0
+    user = proposals["subject"].account.email
+    assert client.get(f"/admin/review/merges/?user={user}").context["count"] == 2
+    assert client.get("/admin/review/merges/?user=someone-else").context["count"] == 0
+    bands = sum(client.get(f"/admin/review/merges/?band={b}").context["count"] for b in ("high", "middle", "low"))
+    assert bands == 2
+
+
+def test_approve_then_undo_restores_both_entities_exactly(proposals, staff):
+    user, client = staff("review_merges", "view_memory_content")
+    user_id = proposals["subject"].user_id
+    _, from_uid, into_uid = proposals["pairs"]["Jonathon Smith"]
+    before = _snapshot(user_id, [from_uid, into_uid])
+
+    client.post("/admin/review/merges/", {"decide": f"approve:{_key(proposals, 'Jonathon Smith')}"})
+    assert same_as(user_id)["Jonathon Smith"][0] == "confirmed"
+    merged = _snapshot(user_id, [from_uid, into_uid])
+    assert merged != before and "Jonathon Smith" in merged[0][[u for u, _ in merged[0]].index(into_uid)][1]["aliases"]
+
+    undo = f"/admin/review/merges/{user_id}/{from_uid}/{into_uid}/undo/"
+    assert client.get(undo).status_code == 200 and same_as(user_id)["Jonathon Smith"][0] == "confirmed"
+    client.post(undo)
+    assert _snapshot(user_id, [from_uid, into_uid]) == before
+    assert same_as(user_id)["Jonathon Smith"][0] == "rejected"
+    events = list(AuditEvent.objects.filter(action__startswith="merge.").order_by("pk")
+                  .values_list("action", "actor", "before", "after"))
+    assert [(a, actor) for a, actor, *_ in events] == [("merge.approve", user.pk), ("merge.undo", user.pk)]
+    assert events[0][2]["status"] == "pending" and events[0][3] == {**events[0][3], "status": "confirmed",
+                                                                     "aliases_added": 1}
+    assert events[1][2]["status"] == "confirmed" and events[1][3]["status"] == "rejected"
+
+
+def test_bulk_reject_and_a_rejected_pair_is_not_proposed_again(proposals, staff):
+    _, client = staff("review_merges", "view_memory_content")
+    user_id = proposals["subject"].user_id
+    response = client.post("/admin/review/merges/", {"action": "reject", "pair": [
+        _key(proposals, "Jonathon Smith"), _key(proposals, "Anna Berger")]}, follow=True)
+    assert "Rejected 2 merges" in response.content.decode()
+    assert AuditEvent.objects.filter(action="merge.reject").count() == 2
+    for (uid,) in db.cypher_query("MATCH (m:Message {user_id: $u}) RETURN m.uid", {"u": user_id})[0]:
+        db.cypher_query("MATCH (m:Message {uid: $m}) SET m.extraction_status = 'pending'", {"m": uid})
+        assert ingest.message_extract(message_uid=uid, user_id=user_id) == "done"
+    assert {status for status, *_ in same_as(user_id).values()} == {"rejected"}
+    assert client.get("/admin/review/merges/").context["count"] == 0
+    decided = client.get("/admin/review/merges/decided/").content.decode()
+    assert "Anna Berger" in decided and "Undo</a>" not in decided
+
+
+@pytest.mark.parametrize("perms", [[], ["review_merges"], ["view_memory_content"]])
+def test_merge_pages_refuse_staff_without_both_permissions(proposals, staff, perms):
+    _, client = staff(*perms)
+    user_id = proposals["subject"].user_id
+    _, from_uid, into_uid = proposals["pairs"]["Jonathon Smith"]
+    assert client.get("/admin/review/merges/").status_code == 403
+    assert client.get("/admin/review/merges/decided/").status_code == 403
+    assert client.post("/admin/review/merges/", {"decide": f"approve:{_key(proposals, 'Jonathon Smith')}"}
+                       ).status_code == 403
+    if "review_merges" not in perms:
+        assert client.post(f"/admin/review/merges/{user_id}/{from_uid}/{into_uid}/undo/").status_code == 403
+    assert same_as(user_id)["Jonathon Smith"][0] == "pending"
+    assert not AuditEvent.objects.filter(action__startswith="merge.").exists()
+
+
+def test_anonymous_and_non_staff_are_sent_to_sign_in(client, django_user_model):
+    for url in ["/admin/review/", "/admin/review/merges/", "/admin/review/facts/", "/admin/review/traces/",
+                "/admin/review/audit/", "/admin/review/erase/", "/admin/memory/agent/"]:
+        response = client.get(url)
+        assert response.status_code == 302 and "login" in response.url, url
+    person = django_user_model.objects.create_user(username="p", email="p@example.com", password="x-long-pass-1")
+    client.force_login(person)
+    assert client.get("/admin/review/merges/").status_code == 302
+
+
+def test_review_index_lists_only_permitted_pages(staff):
+    _, client = staff("manage_agents")
+    body = client.get("/admin/review/").content.decode()
+    assert "Agents and tokens" in body and "Merge proposals" not in body
+    _, everything = staff(*ALL)
+    body = everything.get("/admin/review/").content.decode()
+    assert all(name in body for name in ["Merge proposals", "Superseded facts", "Reasoning traces", "Audit log"])
