@@ -58,8 +58,9 @@ def test_approve_then_undo_restores_both_entities_exactly(proposals, staff):
 
     client.post("/admin/review/merges/", {"decide": f"approve:{_key(proposals, 'Jonathon Smith')}"})
     assert same_as(user_id)["Jonathon Smith"][0] == "confirmed"
-    merged = _snapshot(user_id, [from_uid, into_uid])
-    assert merged != before and "Jonathon Smith" in merged[0][[u for u, _ in merged[0]].index(into_uid)][1]["aliases"]
+    merged = dict(_snapshot(user_id, [from_uid, into_uid])[0])
+    assert merged[into_uid]["aliases"] == ["Jonathan Smith Sr", "Jonathon Smith"]
+    assert before[1] and len(before[1]) == 4  # MENTIONS twice, RELATED_TO seen from both ends
 
     undo = f"/admin/review/merges/{user_id}/{from_uid}/{into_uid}/undo/"
     assert client.get(undo).status_code == 200 and same_as(user_id)["Jonathon Smith"][0] == "confirmed"
@@ -74,7 +75,8 @@ def test_approve_then_undo_restores_both_entities_exactly(proposals, staff):
     assert events[1][2]["status"] == "confirmed" and events[1][3]["status"] == "rejected"
 
 
-def test_bulk_reject_and_a_rejected_pair_is_not_proposed_again(proposals, staff):
+def test_bulk_reject_and_a_rejected_pair_is_not_proposed_again(extracted, staff):
+    proposals = extracted
     _, client = staff("review_merges", "view_memory_content")
     user_id = proposals["subject"].user_id
     response = client.post("/admin/review/merges/", {"action": "reject", "pair": [
