@@ -33,7 +33,7 @@ class Command(BaseCommand):
         parser.add_argument("--scenarios", required=True, help="scenarios.json of the context-graph benchmark")
         parser.add_argument("--mode", choices=["triples", "text"], default="triples",
                             help="triples: facts sent as explicit memory; text: only the text, through the extractor")
-        parser.add_argument("--token-budget", type=int, default=40)
+        parser.add_argument("--token-budget", type=int, default=28)
         parser.add_argument("--keep", action="store_true", help="keep the benchmark users' memory afterwards")
 
     def handle(self, *args, **options):
