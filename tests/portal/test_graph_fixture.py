@@ -38,3 +38,16 @@ def test_first_test_writes_a_node():
 
 def test_second_test_does_not_see_it():
     assert len(Message.nodes.filter(user_id="isolation")) == 0
+
+
+def test_vector_indexes_of_another_dimension_stop_install_labels():
+    from django.core.exceptions import ImproperlyConfigured
+    from django.core.management import call_command
+
+    db.cypher_query("CREATE VECTOR INDEX probe_other_model IF NOT EXISTS FOR (p:Probe) ON p.embedding "
+                    "OPTIONS {indexConfig: {`vector.dimensions`: 1536, `vector.similarity_function`: 'cosine'}}")
+    try:
+        with pytest.raises(ImproperlyConfigured, match="probe_other_model has 1536"):
+            call_command("install_labels", verbosity=0)
+    finally:
+        db.cypher_query("DROP INDEX probe_other_model IF EXISTS")
