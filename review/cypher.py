@@ -29,19 +29,31 @@ RETURN a.user_id, s.status, s.confidence, s.scores, s.evidence, s.created_at, s.
        {uid: b.uid, name: b.name, type: b.type, aliases: b.aliases}
 """
 
-# Across subjects: the (status, created_at) index gives rows already in order, so a page reads only itself.
-MERGES_PENDING = """
-MATCH (a:Entity)-[s:SAME_AS]->(b:Entity)
-WHERE s.status = 'pending' AND s.created_at IS NOT NULL
-""" + _MERGE_FILTERS + """
-WITH a, s, b ORDER BY s.created_at DESC SKIP $skip LIMIT $limit
-""" + _MERGE_ROW
+# Across subjects, in one round trip: the count reads only the (status, created_at) index unless a type
+# or score filter needs the nodes, and age bounds are an index range. SAME_AS only ever joins two
+# entities of one subject (memory.cypher.SAME_AS_CREATE), so no user_id comparison is needed here.
+_PENDING_WHERE = """
+WHERE s.status = 'pending' AND $newer_than <= s.created_at < $older_than
+  AND ($type IS NULL OR a.type = $type)
+  AND ($min_score IS NULL OR s.confidence >= $min_score) AND ($max_score IS NULL OR s.confidence < $max_score)
+"""
 
-MERGES_PENDING_COUNT = """
-MATCH (a:Entity)-[s:SAME_AS]->(b:Entity)
-WHERE s.status = 'pending' AND s.created_at IS NOT NULL
-""" + _MERGE_FILTERS + """
-RETURN count(s)
+MERGES_PENDING = """
+CALL () {
+  MATCH (a)-[s:SAME_AS]->(b)
+""" + _PENDING_WHERE + """
+  RETURN count(s) AS total
+}
+CALL () {
+  MATCH (a)-[s:SAME_AS]->(b)
+""" + _PENDING_WHERE + """
+  WITH a, s, b ORDER BY s.status, s.created_at DESC SKIP $skip LIMIT $limit
+  RETURN collect([a.user_id, s.status, s.confidence, s.scores, s.evidence, s.created_at, s.decided_by,
+                  s.decided_at, s.undone_from, s.added_aliases,
+                  {uid: a.uid, name: a.name, type: a.type, aliases: a.aliases},
+                  {uid: b.uid, name: b.name, type: b.type, aliases: b.aliases}]) AS rows
+}
+RETURN total, rows
 """
 
 # One subject's: found through the user_id index on its entities.

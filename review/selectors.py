@@ -1,7 +1,7 @@
 """Reads of the review pages. Those that read one subject's memory take its `user_id` and use it."""
 
 import json
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
@@ -17,6 +17,7 @@ from review.models import AuditEvent
 SCORE_BANDS = {"high": (0.85, None), "middle": (0.75, 0.85), "low": (None, 0.75)}
 AGES = {"day": ("newer", 1), "week": ("newer", 7), "older-week": ("older", 7), "older-month": ("older", 30)}
 TIMELINE_WIDTH = 720
+EARLIEST, LATEST = datetime.min.replace(tzinfo=UTC), datetime.max.replace(tzinfo=UTC)
 
 
 def _native(value):
@@ -59,10 +60,13 @@ def merge_proposal_page(*, user_id: str | None, type: str | None = None, band: s
     """Return one page of pending merge proposals, newest first, with the total count."""
     params = {**_merge_params(type=type, band=band, age=age), "user_id": user_id,
               "skip": (page - 1) * per_page, "limit": per_page}
-    rows_query, count_query = ((cypher.MERGES_PENDING_FOR_USER, cypher.MERGES_PENDING_FOR_USER_COUNT) if user_id
-                               else (cypher.MERGES_PENDING, cypher.MERGES_PENDING_COUNT))
-    rows, _ = db.cypher_query(rows_query, params)
-    count = db.cypher_query(count_query, params)[0][0][0]
+    if user_id:
+        rows, _ = db.cypher_query(cypher.MERGES_PENDING_FOR_USER, params)
+        count = db.cypher_query(cypher.MERGES_PENDING_FOR_USER_COUNT, params)[0][0][0]
+    else:
+        params["newer_than"] = params["newer_than"] or EARLIEST
+        params["older_than"] = params["older_than"] or LATEST
+        [[count, rows]], _ = db.cypher_query(cypher.MERGES_PENDING, params)
     return {"rows": [_merge_row(row) for row in rows], "count": count}
 
 

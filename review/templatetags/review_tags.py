@@ -5,6 +5,19 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 register = template.Library()
+NOT_SCORES = {"combined", "band", "type_compatible"}
+
+
+@register.filter
+def score(value) -> str:
+    """Return a score with three decimals (cheaper than floatformat, which the queue calls hundreds of times)."""
+    return f"{value:.3f}" if isinstance(value, int | float) else ""
+
+
+@register.filter
+def score_parts(scores: dict) -> list[tuple[str, str]]:
+    """Return the named signals of a proposal's scores that are set, each with three decimals."""
+    return [(name, score(value)) for name, value in scores.items() if name not in NOT_SCORES and value]
 
 
 @register.filter
