@@ -1,0 +1,123 @@
+"""The staff review pages in a real browser: Playwright driving Debian's Chromium, headless.
+
+Memory is written through the API with explicit entities and facts, so resolution and supersession
+are deterministic; extraction runs in the test (what the worker would run), not in a worker.
+"""
+
+from pathlib import Path
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from neomodel import db
+
+from playwright.sync_api import sync_playwright
+
+from memory import ingest
+from tests.governance.conftest import seed_memory
+from tests.review.conftest import ALL, same_as, say
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+PASSWORD = "a-long-passphrase-5"
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the ORM calls made here are still synchronous.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def _context(api, user_id):
+    response = api.post("/api/v1/context", {"user_id": user_id, "query": "What is the priority of Ticket_7?",
+                                            "include": {"history": False}}, format="json")
+    return response.status_code, response.json().get("context", "")
+
+
+def test_merge_undo_reject_revert_trace_and_token(browser, live_server, granted, api_for):
+    subject, agent, api = granted
+    user = subject.user_id
+    say(api, user, "Met Jonathan Smith and Anna Berg.",
+        entities=[{"name": "Jonathan Smith", "type": "PERSON"}, {"name": "Anna Berg", "type": "PERSON"}])
+    say(api, user, "Jonathon Smith and Anna Berger called.",
+        entities=[{"name": "Jonathon Smith", "type": "PERSON"}, {"name": "Anna Berger", "type": "PERSON"}])
+    say(api, user, "Ticket 7 is urgent.", facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": "high"}])
+    say(api, user, "Bumped it.", facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": "critical"}])
+    seed_memory(user, "ALPACA")
+    staff = get_user_model().objects.create_user(username="reviewer", email="reviewer@example.com",
+                                                 password=PASSWORD, is_staff=True)
+    EmailAddress.objects.create(user=staff, email=staff.email, verified=True, primary=True)
+    staff.user_permissions.set(Permission.objects.filter(content_type__app_label="review", codename__in=ALL))
+
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.set_default_timeout(15_000)
+    shot = lambda name: page.screenshot(path=str(SHOTS / f"{name}.png"))  # noqa: E731
+    messages = lambda: page.locator(".messagelist").inner_text()  # noqa: E731
+
+    page.goto(f"{live_server.url}/accounts/login/?next=/admin/review/merges/")
+    page.fill("input[name=login]", staff.email)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/admin/review/merges/")
+    assert "2 in all" in page.locator(".paginator").inner_text()
+    shot("11-merge-queue")
+
+    page.click("tr[data-pair='Jonathon Smith'] button.approve")
+    assert "Approved 1 merge" in messages()
+    assert same_as(user)["Jonathon Smith"][0] == "confirmed"
+    page.goto(f"{live_server.url}/admin/review/merges/decided/")
+    page.click("tr[data-pair='Jonathon Smith'] a.undo")
+    page.click("input[value='Yes, undo the merge']")
+    assert "Merge undone" in messages()
+    assert same_as(user)["Jonathon Smith"][0] == "rejected"
+
+    page.goto(f"{live_server.url}/admin/review/merges/")
+    page.click("tr[data-pair='Anna Berger'] button.reject")
+    assert "Rejected 1 merge" in messages()
+    mentioning, _ = db.cypher_query("MATCH (m:Message {user_id: $u}) WHERE m.content CONTAINS 'Smith' RETURN m.uid",
+                                    {"u": user})
+    assert len(mentioning) == 2
+    for (uid,) in mentioning:
+        db.cypher_query("MATCH (m:Message {uid: $m}) SET m.extraction_status = 'pending'", {"m": uid})
+        assert ingest.message_extract(message_uid=uid, user_id=user) == "done"
+    page.reload()
+    assert "No pending proposals." in page.locator("#proposals").inner_text()
+    assert {status for status, *_ in same_as(user).values()} == {"rejected"}
+
+    assert "critical" in _context(api, user)[1]
+    page.goto(f"{live_server.url}/admin/review/facts/?user={subject.account.email}&subject=Ticket_7")
+    assert page.locator("svg.timeline rect").count() == 2
+    shot("12-fact-timeline")
+    page.click("a.revert")
+    page.click("input[value='Yes, revert']")
+    assert "Reverted" in messages()
+    status, context = _context(api, user)
+    assert status == 200 and "high" in context and "critical" not in context
+
+    page.goto(f"{live_server.url}/admin/review/traces/?user={user}")
+    page.click("#traces a")
+    page.wait_for_selector("#trace-tree .tool-call")
+    assert "search ALPACA" in page.locator("#trace-tree").inner_text()
+    shot("13-trace-tree")
+
+    page.goto(f"{live_server.url}/admin/memory/agent/{agent.pk}/change/")
+    page.click("#issue-token")
+    page.fill("input[name=name]", "laptop")
+    page.click("input[value='Issue the token']")
+    issued = api_for(page.locator("#secret").inner_text().strip())
+    assert _context(issued, user)[0] == 200
+    page.click("text=Done")
+    page.click("#tokens tr:has-text('laptop') a.deletelink")
+    page.click("input[value='Yes, revoke it']")
+    assert "revoked" in messages()
+    assert _context(issued, user)[0] == 401
+    assert _context(api, user)[0] == 200
