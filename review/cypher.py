@@ -32,6 +32,8 @@ RETURN a.user_id, s.status, s.confidence, s.scores, s.evidence, s.created_at, s.
 # Across subjects, in one round trip: the count reads only the (status, created_at) index unless a type
 # or score filter needs the nodes, and age bounds are an index range. SAME_AS only ever joins two
 # entities of one subject (memory.cypher.SAME_AS_CREATE), so no user_id comparison is needed here.
+# Ordering by both indexed properties, both descending, lets the planner seek 'pending' and stop after
+# one page; ordering by created_at alone sorts every pending proposal.
 _PENDING_WHERE = """
 WHERE s.status = 'pending' AND $newer_than <= s.created_at < $older_than
   AND ($type IS NULL OR a.type = $type)
@@ -47,7 +49,7 @@ CALL () {
 CALL () {
   MATCH (a)-[s:SAME_AS]->(b)
 """ + _PENDING_WHERE + """
-  WITH a, s, b ORDER BY s.status, s.created_at DESC SKIP $skip LIMIT $limit
+  WITH a, s, b ORDER BY s.status DESC, s.created_at DESC SKIP $skip LIMIT $limit
   RETURN collect([a.user_id, s.status, s.confidence, s.scores, s.evidence, s.created_at, s.decided_by,
                   s.decided_at, s.undone_from, s.added_aliases,
                   {uid: a.uid, name: a.name, type: a.type, aliases: a.aliases},

@@ -4,6 +4,7 @@ import pytest
 from neomodel import db
 
 from memory import ingest
+from review import selectors
 from review.models import AuditEvent
 from tests.review.conftest import ALL, same_as
 
@@ -124,3 +125,18 @@ def test_review_index_lists_only_permitted_pages(staff):
     _, everything = staff(*ALL)
     body = everything.get("/admin/review/").content.decode()
     assert all(name in body for name in ["Merge proposals", "Superseded facts", "Reasoning traces", "Audit log"])
+
+
+def test_queue_pages_newest_first_across_subjects_and_counts_only_pending():
+    db.cypher_query("""
+        UNWIND $rows AS row
+        CREATE (a:Entity {uid: row[0] + '-a', user_id: row[1], name: row[0], type: 'PERSON', aliases: []})
+        CREATE (b:Entity {uid: row[0] + '-b', user_id: row[1], name: row[0] + 's', type: 'PERSON', aliases: []})
+        CREATE (a)-[:SAME_AS {status: row[2], confidence: 0.8, created_at: datetime() - duration({hours: row[3]})}]->(b)
+        """, {"rows": [["oldest", "u1", "pending", 30], ["newest", "u2", "pending", 1], ["middle", "u1", "pending", 5],
+                       ["decided", "u2", "auto", 0], ["refused", "u1", "rejected", 2]]})
+    first = selectors.merge_proposal_page(user_id=None, per_page=2)
+    second = selectors.merge_proposal_page(user_id=None, page=2, per_page=2)
+    assert first["count"] == second["count"] == 3
+    assert [r["from"]["name"] for r in first["rows"] + second["rows"]] == ["newest", "middle", "oldest"]
+    assert selectors.merge_proposal_page(user_id=None, age="day")["count"] == 2
