@@ -50,8 +50,8 @@ def test_merge_undo_reject_revert_trace_and_token(browser, live_server, granted,
         entities=[{"name": "Jonathan Smith", "type": "PERSON"}, {"name": "Anna Berg", "type": "PERSON"}])
     say(api, user, "Jonathon Smith and Anna Berger called.",
         entities=[{"name": "Jonathon Smith", "type": "PERSON"}, {"name": "Anna Berger", "type": "PERSON"}])
-    say(api, user, "Ticket 7 is urgent.", facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": "high"}])
-    say(api, user, "Bumped it.", facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": "critical"}])
+    for text, priority in [("Ticket 7 is urgent.", "high"), ("Bumped it.", "critical")]:
+        say(api, user, text, facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": priority}])
     seed_memory(user, "ALPACA")
     staff = get_user_model().objects.create_user(username="reviewer", email="reviewer@example.com",
                                                  password=PASSWORD, is_staff=True)
