@@ -1,7 +1,6 @@
 from django.urls import path
 
 from governance import views
-from memory.api import urls as memory_api_urls  # noqa: F401  registers the "kind" path converter
 
 app_name = "governance"
 

@@ -13,7 +13,7 @@ from governance import selectors, services
 from governance.models import ErasureScope, JobStatus
 from memory import selectors as memory_selectors
 from memory import services as memory_services
-from memory.models import CATEGORIES, Agent
+from memory.models import CATEGORIES
 from memory.selectors import ITEM_KINDS
 from portal.exceptions import ApplicationError, NotFound
 

@@ -1,5 +1,6 @@
 """Settings, read from the environment (see .env.example) with defaults that run locally."""
 
+import os
 from pathlib import Path
 
 import environ
@@ -67,8 +68,9 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'portal.sqlite3'}")}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # A file, not memory, so that a worker process started by a test sees the test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-portal.sqlite3")}
+    # A file, not memory, so that a worker process started by a test sees the test database; one
+    # per test run, so that two runs side by side do not share it.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-portal-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

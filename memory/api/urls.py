@@ -1,22 +1,8 @@
-from django.urls import path, register_converter
+from django.urls import path
 
 from memory.api import views
-from memory.selectors import ITEM_KINDS
 
 app_name = "memory-api"
-
-
-class KindConverter:
-    regex = "(?:" + "|".join(ITEM_KINDS) + ")"
-
-    def to_python(self, value):
-        return value
-
-    def to_url(self, value):
-        return value
-
-
-register_converter(KindConverter, "kind")
 
 urlpatterns = [
     path("context", views.ContextBuildApi.as_view(), name="context"),

@@ -21,7 +21,7 @@ from tests.review.conftest import ALL, same_as, say
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PASSWORD = "a-long-passphrase-5"
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand
 from neomodel import db
 from rest_framework.test import APIClient
 
-from governance import selectors, services
+from governance import services
 from governance.management.seeding import agent_create, graph_seed, person_create
 from governance.models import ErasureScope
 from memory import services as memory_services
