@@ -1,6 +1,8 @@
-"""Shared fixtures: a real Neo4j (refused when it holds data), a real Redis, a real worker."""
+"""Shared fixtures: a real Neo4j (refused when it holds data), a real Redis, a real worker, and the
+subjects, agents and authenticated API clients that every app's tests use."""
 
 import contextlib
+import itertools
 import os
 import socket
 import subprocess
@@ -11,7 +13,12 @@ from pathlib import Path
 import pytest
 import redis
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from neomodel import db, get_config
+from rest_framework.test import APIClient
+
+from memory import services
+from memory.models import SCOPES, Agent
 
 ROOT = Path(__file__).resolve().parent.parent
 # Nodes with this label mark a graph that only this suite has written to.
@@ -105,3 +112,48 @@ def neo4j_unreachable():
     finally:
         db.close_connection()
         config.database_url = url
+
+
+_ids = itertools.count(1)
+
+
+@pytest.fixture
+def make_subject(db):
+    def make(email=None):
+        n = next(_ids)
+        user = get_user_model().objects.create_user(username=f"person{n}", email=email or f"person{n}@example.com")
+        return services.subject_get_or_create(user=user)
+
+    return make
+
+
+@pytest.fixture
+def make_agent(db):
+    """Return (agent, bearer token) for a new agent with the given scopes (all by default)."""
+
+    def make(scopes=SCOPES, **fields):
+        n = next(_ids)
+        agent = Agent.objects.create(agent_id=f"agent-{n}", name=f"Agent {n}", scopes=list(scopes), **fields)
+        _, secret = services.agent_token_issue(agent=agent)
+        return agent, secret
+
+    return make
+
+
+@pytest.fixture
+def api_for():
+    def make(secret):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+        return client
+
+    return make
+
+
+@pytest.fixture
+def granted(make_subject, make_agent, api_for):
+    """A subject who granted one agent access; returns (subject, agent, client)."""
+    subject = make_subject()
+    agent, secret = make_agent()
+    services.grant_create(subject=subject, agent=agent)
+    return subject, agent, api_for(secret)

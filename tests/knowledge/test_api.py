@@ -6,7 +6,6 @@ from django.urls import reverse
 from knowledge import cypher
 from knowledge.models import RetrievalProfile
 from memory.models import SCOPES
-from tests.memory.conftest import api_for, make_agent  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 URL = reverse("knowledge-api:search")

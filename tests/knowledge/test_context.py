@@ -11,7 +11,6 @@ from memory import services
 from memory.context import count_tokens
 from memory.embeddings import get_embedder
 from memory.selectors import AccessDenied
-from tests.memory.conftest import api_for, make_agent, make_subject  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 QUERY = "refrigerated freight capacity for frozen meals"

@@ -10,7 +10,6 @@ from neomodel import db
 
 from memory import ingest
 from tests.memory.api.test_messages import _append
-from tests.memory.conftest import api_for, granted, make_agent, make_subject  # noqa: F401  shared fixtures
 
 _ids = itertools.count(1)
 ALL = ["review_merges", "review_facts", "review_traces", "view_memory_content", "manage_agents", "erase_subjects",
