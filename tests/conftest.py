@@ -157,3 +157,22 @@ def granted(make_subject, make_agent, api_for):
     agent, secret = make_agent()
     services.grant_create(subject=subject, agent=agent)
     return subject, agent, api_for(secret)
+
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+
+
+@pytest.fixture
+def chromium(monkeypatch):
+    """Return (playwright, browser): Debian's Chromium, headless; Playwright never downloads one here."""
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls made here are still synchronous.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
+        yield pw, browser
+        browser.close()

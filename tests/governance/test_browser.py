@@ -14,36 +14,20 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 
-from playwright.sync_api import sync_playwright
-
 from governance import services
 from governance.models import ErasureJob, ExportJob
 from memory import services as memory_services
 from memory.models import SCOPES, Agent
+from tests.conftest import SCREENSHOTS
 from tests.governance.conftest import seed_memory
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PASSWORD = "a-long-passphrase-7"
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the ORM calls made here are still synchronous.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield pw, browser
-        browser.close()
-
-
-def test_sign_in_consent_pause_export_forget_erase(browser, live_server):
-    pw, chromium = browser
+def test_sign_in_consent_pause_export_forget_erase(chromium, live_server):
+    pw, browser = chromium
     user = get_user_model().objects.create_user(username="walker", email="walker@example.com", password=PASSWORD)
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     subject = memory_services.subject_get_or_create(user=user)
@@ -60,9 +44,9 @@ def test_sign_in_consent_pause_export_forget_erase(browser, live_server):
     def context():
         return api.post("/api/v1/context", data={"user_id": subject.user_id, "query": "Where do I work? ALPACA"})
 
-    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.set_default_timeout(15_000)
-    shot = lambda name: page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)  # noqa: E731
+    shot = lambda name: page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)  # noqa: E731
 
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=login]", user.email)

@@ -4,37 +4,20 @@ Memory is written through the API with explicit entities and facts, so resolutio
 are deterministic; extraction runs in the test (what the worker would run), not in a worker.
 """
 
-from pathlib import Path
-
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from neomodel import db
 
-from playwright.sync_api import sync_playwright
-
 from memory import ingest
+from tests.conftest import SCREENSHOTS
 from tests.governance.conftest import seed_memory
 from tests.review.conftest import ALL, same_as, say
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PASSWORD = "a-long-passphrase-5"
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the ORM calls made here are still synchronous.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
 
 
 def _context(api, user_id):
@@ -43,7 +26,8 @@ def _context(api, user_id):
     return response.status_code, response.json().get("context", "")
 
 
-def test_merge_undo_reject_revert_trace_and_token(browser, live_server, granted, api_for):
+def test_merge_undo_reject_revert_trace_and_token(chromium, live_server, granted, api_for):
+    _, browser = chromium
     subject, agent, api = granted
     user = subject.user_id
     say(api, user, "Met Jonathan Smith and Anna Berg.",
@@ -60,7 +44,7 @@ def test_merge_undo_reject_revert_trace_and_token(browser, live_server, granted,
 
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.set_default_timeout(15_000)
-    shot = lambda name: page.screenshot(path=str(SHOTS / f"{name}.png"))  # noqa: E731
+    shot = lambda name: page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))  # noqa: E731
     messages = lambda: page.locator(".messagelist").inner_text()  # noqa: E731
 
     page.goto(f"{live_server.url}/accounts/login/?next=/admin/review/merges/")
