@@ -47,7 +47,12 @@ def _page(request, template: str, title: str, **context):
 def overview(request):
     subject = _subject(request)
     grants = selectors.grant_list(subject=subject).filter(revoked_at__isnull=True)
-    withdrawn = [c for c in CATEGORIES if c not in memory_selectors.consented_categories(subject=subject, agent=None)]
+    # What an agent with access may not use, so the person sees why it does not remember something.
+    withdrawn = [
+        (grant.agent.name, category) for grant in grants
+        for consented in [memory_selectors.consented_categories(subject=subject, agent=grant.agent)]
+        for category in CATEGORIES if category not in consented
+    ]
     return _page(
         request, "governance/overview.html", "My memory",
         counts=selectors.node_counts(user_id=subject.user_id),

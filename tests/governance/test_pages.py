@@ -28,6 +28,15 @@ def test_overview_counts_each_kind_and_lists_agents(person):
                                       "entities": 2, "traces": 1}
     body = page.content.decode()
     assert p["agent"].name in body and "About ALPACA" in body
+    assert page.context["withdrawn"] == []  # granting access consented to every category for that agent
+
+
+def test_overview_says_which_agent_may_not_use_which_memory(person):
+    p = person()
+    p["client"].post("/me/consent/", {"category": "reasoning", "agent": p["agent"].agent_id, "granted": "0"})
+    page = p["client"].get("/me/")
+    assert page.context["withdrawn"] == [(p["agent"].name, "reasoning")]
+    assert f"{p['agent'].name} has no consent to your “reasoning” memory." in page.content.decode()
 
 
 def test_withdrawing_consent_makes_the_api_refuse_and_offers_erasure(person):
