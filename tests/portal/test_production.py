@@ -1,0 +1,93 @@
+"""The production profile: gunicorn with DEBUG off serves the pages with their stylesheets and scripts."""
+
+import os
+import re
+import secrets
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from tests.conftest import ROOT, _test_database_url, closed_port
+
+HTTPS = {"X-Forwarded-Proto": "https"}  # what a TLS-terminating proxy adds
+
+
+def production_env(tmp_path) -> dict:
+    return {
+        **os.environ, "DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+        "BEHIND_TLS_PROXY": "true", "STATIC_ROOT": str(tmp_path / "static"), "DATABASE_URL": _test_database_url(),
+    }
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def fetch(url: str, headers: dict | None = None):
+    """Return (status, headers, body) without following redirects."""
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(urllib.request.Request(url, headers=headers or {}), timeout=10) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+@pytest.fixture
+def gunicorn(tmp_path, django_db_setup):
+    env = production_env(tmp_path)
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                   cwd=ROOT, env=env, check=True)
+    port = closed_port()
+    log = open(tmp_path / "gunicorn.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "portal.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            fetch(f"{base}/healthz")
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"gunicorn did not start; see {log.name}")
+            time.sleep(0.2)
+    yield base
+    proc.terminate()
+    proc.wait(timeout=30)
+    log.close()
+
+
+def test_pages_come_with_their_stylesheets_and_the_entity_graph_script(gunicorn):
+    status, _, body = fetch(f"{gunicorn}/accounts/login/", HTTPS)
+    assert status == 200
+    stylesheets = re.findall(rb'<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"', body)
+    assert any(href.endswith(b"/admin/css/base.css") for href in stylesheets)
+    for href in stylesheets:
+        status, headers, css = fetch(f"{gunicorn}{href.decode()}", HTTPS)
+        assert status == 200 and headers["Content-Type"].startswith("text/css") and css
+    for script in ("governance/neighbourhood.js", "governance/vendor/cytoscape.min.js"):
+        status, headers, js = fetch(f"{gunicorn}/static/{script}", HTTPS)
+        assert status == 200 and "javascript" in headers["Content-Type"] and js
+
+
+def test_plain_http_is_redirected_to_https_except_the_health_check(gunicorn):
+    status, headers, _ = fetch(f"{gunicorn}/me/")
+    assert status == 301 and headers["Location"].startswith("https://")
+    status, _, _ = fetch(f"{gunicorn}/healthz")
+    assert status in (200, 503)  # answered, not redirected: load balancers probe over plain HTTP
+
+
+def test_the_deploy_check_is_clean_with_debug_off(tmp_path):
+    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT,
+                            env=production_env(tmp_path), capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
