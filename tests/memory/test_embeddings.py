@@ -5,7 +5,7 @@ import numpy as np
 from memory.embeddings import MiniLMEmbedder, get_embedder
 from tests.conftest import ROOT
 
-REFERENCE = json.loads((ROOT.parent / "shared" / "fixtures" / "minilm_reference.json").read_text())
+REFERENCE = json.loads((ROOT / "data" / "minilm" / "minilm_reference.json").read_text())
 
 
 def test_local_embedder_matches_sentence_transformers():

@@ -9,7 +9,7 @@ from django.test import override_settings
 from memory.resolution import Candidate, band_for, cluster, score_pair, score_pairs
 from tests.conftest import ROOT
 
-GOLD = ROOT.parent / "shared" / "benchmarks" / "poleo" / "poleo_resolution_gold.json"
+GOLD = ROOT / "data" / "poleo" / "poleo_resolution_gold.json"
 
 
 def pair(a, b, type_="PERSON", **kwargs):

@@ -7,6 +7,7 @@ from pathlib import Path
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from socketserver import ThreadingMixIn
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.management.base import BaseCommand, CommandError
@@ -30,7 +31,8 @@ class Command(BaseCommand):
             "POST /api/v1/context and grade it by whether the ground truth appears in the returned context.")
 
     def add_arguments(self, parser):
-        parser.add_argument("--scenarios", required=True, help="scenarios.json of the context-graph benchmark")
+        parser.add_argument("--scenarios", default=settings.BASE_DIR / "data" / "context_graph" / "scenarios.json",
+                            help="scenarios.json of the context-graph benchmark (default: the copy in data/)")
         parser.add_argument("--mode", choices=["triples", "text"], default="triples",
                             help="triples: facts sent as explicit memory; text: only the text, through the extractor")
         parser.add_argument("--token-budget", type=int, default=28)

@@ -5,6 +5,7 @@ import re
 import time
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from memory.extraction import get_extractor
@@ -52,7 +53,8 @@ class Command(BaseCommand):
     help = "Score the configured extractor on a POLE+O gold set (entities, relations, negated relations)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--gold", required=True, help="poleo_gold.json")
+        parser.add_argument("--gold", default=settings.BASE_DIR / "data" / "poleo" / "poleo_gold.json",
+                            help="poleo_gold.json (default: the copy in data/poleo/)")
 
     def handle(self, *args, gold, **options):
         path = Path(gold)

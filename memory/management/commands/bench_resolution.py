@@ -27,7 +27,8 @@ class Command(BaseCommand):
     help = "Score entity resolution on a gold set of mentions and clusters (B-cubed)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--gold", required=True, help="poleo_resolution_gold.json")
+        parser.add_argument("--gold", default=settings.BASE_DIR / "data" / "poleo" / "poleo_resolution_gold.json",
+                            help="poleo_resolution_gold.json (default: the copy in data/poleo/)")
         parser.add_argument("--documents", help="the gold documents (default: poleo_gold.json beside --gold)")
 
     def handle(self, *args, gold, documents, **options):
