@@ -258,7 +258,8 @@ MATCH (c:Conversation)-[:HAS_MESSAGE]->(m:Message {uid: $uid, user_id: $user_id}
 OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(earlier:Message)
 WHERE earlier.seq < m.seq AND earlier.seq >= m.seq - 3
 WITH m, earlier ORDER BY earlier.seq
-RETURN m.content, m.role, m.agent_id, m.extraction_status, m.explicit, m.created_at, collect(earlier.content)
+RETURN m.content, m.role, m.agent_id, m.extraction_status, m.explicit, m.created_at,
+       collect(earlier {.role, .content})
 """
 
 MESSAGE_EXTRACTION_STATUS = """

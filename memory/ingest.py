@@ -11,7 +11,6 @@ from dataclasses import asdict
 from datetime import date
 
 import numpy as np
-from django.conf import settings
 from neo4j.exceptions import ClientError
 from neomodel import db
 from rapidfuzz import fuzz
@@ -20,8 +19,9 @@ from governance.selectors import subject_is_erased
 from memory import cypher
 from memory.embeddings import get_embedder
 from memory.extraction import ExtractedEntity, ExtractedFact, ExtractedPreference, ExtractedRelation, Extraction
-from memory.extraction import get_extractor
+from memory.extraction import Turn, get_extractor
 from memory.extraction.names import name_core
+from memory.extraction.rules import predicate_cardinality
 from memory.models import Agent, Subject
 from memory.resolution.scoring import Candidate, score_pairs
 from memory.selectors import consented_categories
@@ -62,7 +62,8 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
         extraction = extraction_from_explicit(json.loads(explicit))
     else:
         extraction = get_extractor().extract(
-            text=content, context="\n".join(earlier), reference_date=created_at.to_native().date()
+            text=content, role=role, context=[Turn(role=t["role"], content=t["content"]) for t in earlier],
+            reference_date=created_at.to_native().date(),
         )
     try:
         with db.transaction:
@@ -86,21 +87,21 @@ def message_extraction_failed(*, message_uid: str, user_id: str, error: str) -> 
 
 def extraction_from_explicit(data: dict) -> Extraction:
     """Build an Extraction from what an agent sent with the message (it skips the extractor)."""
-    single = set(settings.SINGLE_VALUED_PREDICATES)
     return Extraction(
         entities=[ExtractedEntity(name=e["name"], type=e["type"], aliases=list(e.get("aliases", [])))
                   for e in data.get("entities", [])],
         facts=[
             ExtractedFact(
                 subject=f["subject"], predicate=f["predicate"], object=f["object"],
-                cardinality=f.get("cardinality") or (
-                    "single" if f["predicate"] in single or f["predicate"].startswith("HAS_") else "multi"),
+                cardinality=f.get("cardinality") or predicate_cardinality(f["predicate"]),
                 confidence=f.get("confidence", 1.0),
                 valid_from=date.fromisoformat(f["valid_from"]) if f.get("valid_from") else None,
             )
             for f in data.get("facts", [])
         ],
-        preferences=[ExtractedPreference(category=p["category"], preference=p["preference"], confidence=1.0)
+        preferences=[ExtractedPreference(category=p["category"], preference=p["preference"], confidence=1.0,
+                                         topic=_preference_topic(p["preference"])[0],
+                                         polarity="negative" if _preference_topic(p["preference"])[1] else "positive")
                      for p in data.get("preferences", [])],
         extractor="explicit",
     )
@@ -199,7 +200,7 @@ def _relation_write(*, user_id: str, message_uid: str, relation: ExtractedRelati
 def _preference_write(*, user_id: str, message_uid: str, index: int, preference: ExtractedPreference,
                       vector) -> None:
     """Write a preference; one on the same topic with the other polarity is superseded by it."""
-    topic, negative = _preference_topic(preference.preference)
+    topic, negative = preference.topic, preference.polarity == "negative"
     rows, _ = db.cypher_query(cypher.PREFERENCES_CURRENT, {"user_id": user_id, "category": preference.category})
     uid = derived_uid(user_id, message_uid, "preference", str(index), preference.preference)
     supersedes = []

@@ -196,6 +196,8 @@ EXTRACTOR = env("EXTRACTOR", default="")  # "offline" or "openai"; empty: openai
 OPENAI_EXTRACTION_MODEL = env("OPENAI_EXTRACTION_MODEL", default="gpt-4o-mini")
 RESOLUTION_AUTO_THRESHOLD = env.float("RESOLUTION_AUTO_THRESHOLD", default=0.9)
 RESOLUTION_REVIEW_THRESHOLD = env.float("RESOLUTION_REVIEW_THRESHOLD", default=0.7)
+# How far in the future a message's own created_at may lie (clients' clocks drift).
+MESSAGE_CLOCK_SKEW_SECONDS = env.int("MESSAGE_CLOCK_SKEW_SECONDS", default=300)
 SINGLE_VALUED_PREDICATES = env.list(
     "SINGLE_VALUED_PREDICATES",
     default=["EMPLOYED_BY", "RESIDES_AT", "HEADQUARTERS_AT", "SUBSIDIARY_OF", "LOCATED_AT", "OCCURRED_AT", "OWNED_BY", "ASSIGNED_TO"],

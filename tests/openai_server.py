@@ -34,8 +34,9 @@ def extraction_answer(message: str) -> dict:
         relations.append({"source": people[0], "type": "EMPLOYED_BY", "target": organisations[0], "confidence": 0.9})
         year = re.search(r"\b(19|20)\d{2}\b", message)
         facts.append({"subject": people[0], "predicate": "EMPLOYED_BY", "object": organisations[0],
-                      "valid_from": f"{year.group()}-01-01" if year else None, "cardinality": "single"})
-    preferences = [{"category": "food", "preference": m.group(1)} for m in re.finditer(r"I prefer ([^.]+)", message)]
+                      "valid_from": f"{year.group()}-01-01" if year else None})
+    preferences = [{"category": "food", "preference": m.group(1), "topic": m.group(1), "polarity": "positive"}
+                   for m in re.finditer(r"I prefer ([^.]+)", message)]
     return {"entities": entities, "relations": relations, "facts": facts, "preferences": preferences}
 
 

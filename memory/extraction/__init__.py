@@ -10,11 +10,12 @@ from memory.extraction.results import (
     ExtractedRelation,
     Extraction,
     Extractor,
+    Turn,
 )
 
 __all__ = [
     "ExtractedEntity", "ExtractedFact", "ExtractedMention", "ExtractedPreference", "ExtractedRelation",
-    "Extraction", "Extractor", "get_extractor",
+    "Extraction", "Extractor", "Turn", "get_extractor",
 ]
 
 

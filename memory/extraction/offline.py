@@ -8,10 +8,9 @@ from the text between two mentions of one clause, never across a negation.
 
 import calendar
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
-
-from django.conf import settings
 
 from memory.extraction import english
 from memory.extraction.names import initials, name_core, name_tokens, singular
@@ -22,8 +21,16 @@ from memory.extraction.results import (
     ExtractedPreference,
     ExtractedRelation,
     Extraction,
+    Turn,
 )
-from memory.extraction.rules import IMPLICIT_EVENT, MUTUAL_ACQUAINTANCE, RULES, SPEAKER
+from memory.extraction.rules import (
+    IMPLICIT_EVENT,
+    MUTUAL_ACQUAINTANCE,
+    RULES,
+    SPEAKER,
+    predicate_cardinality,
+    preference_topic,
+)
 
 TOKEN = re.compile(
     r"(?P<initialism>(?:[A-Z]\.){2,})"
@@ -123,12 +130,15 @@ class OfflineExtractor:
 
     name = "offline"
 
-    def extract(self, *, text: str, context: str = "", reference_date: date | None = None) -> Extraction:
-        full = f"{context}\n\n{text}" if context else text
+    def extract(
+        self, *, text: str, role: str = "user", context: Sequence[Turn] = (), reference_date: date | None = None,
+    ) -> Extraction:
+        earlier = "\n\n".join(turn.content for turn in context)
+        full = f"{earlier}\n\n{text}" if earlier else text
         offset = len(full) - len(text)
         document = _Document(full, reference_date=reference_date)
         document.read()
-        return document.result(offset=offset, extractor=self.name)
+        return document.result(offset=offset, extractor=self.name, by_person=role == "user")
 
 
 class _Document:
@@ -443,7 +453,8 @@ class _Document:
 
     # Result ------------------------------------------------------------------------------------
 
-    def result(self, *, offset: int, extractor: str) -> Extraction:
+    def result(self, *, offset: int, extractor: str, by_person: bool) -> Extraction:
+        """Return what the text after `offset` states; the speaker's "I" is the person only when `by_person`."""
         relations, facts, seen = [], [], set()
         for source, relation, target, confidence, position in self.relations:
             if position < offset or (source.name, relation, target.name) in seen:
@@ -455,7 +466,7 @@ class _Document:
             relations.append(ExtractedRelation(source.name, relation, target.name, confidence, when, self._sentence_text(position)))
             facts.append(_fact(source.name, relation, target.name, confidence, when))
         for relation, target, confidence, position in self.speaker_facts:
-            if position >= offset and ("user", relation, target.name) not in seen:
+            if by_person and position >= offset and ("user", relation, target.name) not in seen:
                 seen.add(("user", relation, target.name))
                 facts.append(_fact("user", relation, target.name, confidence, self._date_near(position)))
         for subject, predicate, value, position in self.attributes:
@@ -475,7 +486,7 @@ class _Document:
                 ))
         return Extraction(
             entities=entities, relations=relations, facts=facts,
-            preferences=_preferences(self.text[offset:]), extractor=extractor,
+            preferences=_preferences(self.text[offset:]) if by_person else [], extractor=extractor,
         )
 
     def _sentence_bounds(self, position: int) -> tuple[int, int]:
@@ -495,8 +506,7 @@ class _Document:
 def _fact(subject: str, predicate: str, obj: str, confidence: float, when: date | None) -> ExtractedFact:
     if predicate in FACT_FORMS:
         subject, predicate, obj = obj, FACT_FORMS[predicate], subject
-    single = predicate in settings.SINGLE_VALUED_PREDICATES or predicate.startswith("HAS_")
-    return ExtractedFact(subject, predicate, obj, "single" if single else "multi", confidence, when)
+    return ExtractedFact(subject, predicate, obj, predicate_cardinality(predicate), confidence, when)
 
 
 def _fit(slot: _Slot, allowed: tuple, retype: bool) -> list[tuple[_Entity, str]] | None:
@@ -657,17 +667,24 @@ def _preferences(text: str) -> list[ExtractedPreference]:
     found = []
     for match in PREFERENCE.finditer(text):
         if match.group("favourite"):
-            statement = f"favourite {match.group('topic').strip()}: {match.group('favourite').strip()}"
-            words = {match.group("topic").strip().lower(), *match.group("favourite").lower().split()}
+            favourite = match.group("favourite").strip()
+            statement = f"favourite {match.group('topic').strip()}: {favourite}"
+            words = {match.group("topic").strip().lower(), *favourite.lower().split()}
+            topic, negative = favourite, False
         elif match.group("rule"):
             statement = match.group("rule").strip()
             words = set(statement.lower().split())
+            negative = statement.lower().startswith(("never", "don", "do not"))
+            topic = re.sub(r"^(?:always|never|don['’]t|do not)\s+", "", statement, flags=re.IGNORECASE)
         else:
             verb = re.sub(r"\s+", " ", match.group("verb").lower())
-            what = match.group("what").strip()
+            topic = match.group("what").strip()
             negative = verb.split(" ")[0].split("'")[0].split("’")[0] in NEGATIVE_PREFERENCE_VERBS
-            statement = f"{'dislikes' if negative else 'likes' if verb in ('like', 'love', 'enjoy') else 'prefers'} {what}"
-            words = set(re.findall(r"[a-z]+", what.lower()))
+            statement = f"{'dislikes' if negative else 'likes' if verb in ('like', 'love', 'enjoy') else 'prefers'} {topic}"
+            words = set(re.findall(r"[a-z]+", topic.lower()))
         category = next((c for c, cues in english.PREFERENCE_CATEGORIES.items() if cues & words), "general")
-        found.append(ExtractedPreference(category=category, preference=statement, confidence=0.7))
+        found.append(ExtractedPreference(
+            category=category, preference=statement, confidence=0.7,
+            topic=preference_topic(topic), polarity="negative" if negative else "positive",
+        ))
     return found

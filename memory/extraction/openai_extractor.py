@@ -2,6 +2,7 @@
 
 import json
 import re
+from collections.abc import Sequence
 from datetime import date
 
 from django.conf import settings
@@ -9,13 +10,16 @@ from django.conf import settings
 from memory.extraction.english import NEGATION as NEGATION_PATTERN
 from memory.extraction.results import (
     ENTITY_TYPES,
+    POLARITIES,
     ExtractedEntity,
     ExtractedFact,
     ExtractedMention,
     ExtractedPreference,
     ExtractedRelation,
     Extraction,
+    Turn,
 )
+from memory.extraction.rules import predicate_cardinality, preference_topic
 
 NEGATION = re.compile(NEGATION_PATTERN)
 RELATION_TYPES = (
@@ -51,29 +55,36 @@ SCHEMA = {
             "predicate": {"type": "string"},
             "object": {"type": "string"},
             "valid_from": {"type": ["string", "null"]},
-            "cardinality": {"type": "string", "enum": ["single", "multi"]},
         }),
         "preferences": _array({
             "category": {"type": "string"},
             "preference": {"type": "string"},
+            "topic": {"type": "string"},
+            "polarity": {"type": "string", "enum": list(POLARITIES)},
         }),
     },
     "required": ["entities", "relations", "facts", "preferences"],
     "additionalProperties": False,
 }
 
-INSTRUCTIONS = """You extract long-term memory from one chat message.
+INSTRUCTIONS = """You extract long-term memory about one person (the user) from one chat message.
+The message says who sent it: the user, the assistant, the system or a tool.
 Entities: POLE+O types only (PERSON, ORGANIZATION, LOCATION, EVENT, OBJECT); name each once, list other
 surface forms as aliases and every literal substring of the message that refers to it as mentions.
+Greetings, interjections, pronouns and words capitalised only because they open a sentence are not
+entities: "Wow Sam, thanks!" names the person Sam and nothing else.
 Relations: typed, between extracted entity names; use RELATED_TO only when no other type fits.
+Being a fan of something is not working for it.
 Facts: subject-predicate-object statements the message asserts, predicate in UPPER_SNAKE_CASE; valid_from
 as an ISO date only when the message states when it began (resolve relative dates against the reference
-date), else null; cardinality "single" when a new value replaces the old one (employer, home), else "multi".
-When the speaker states something about themselves, the subject is "user".
-Preferences: the user's likes, dislikes and standing instructions, with a short category (food, travel,
-communication, style, schedule, technology, entertainment, general).
+date), else null.
+When the user states something about themselves, the subject is "user". When anyone else speaks, their
+"I" is themselves, never the user: an assistant's "I live in Porto" states nothing about the user.
+Preferences: only the user's own likes, dislikes and standing instructions, said by the user, with a short
+category (food, travel, communication, style, schedule, technology, entertainment, general), the topic
+(what it is about, a short lower-case phrase such as "curry for lunch") and its polarity.
 Never output a relation or fact that the message negates ("did not join" yields nothing).
-Earlier context only helps resolve references; extract only what the message itself states."""
+Earlier turns only help resolve references; extract only what the message itself states."""
 
 
 class OpenAIExtractor:
@@ -87,21 +98,25 @@ class OpenAIExtractor:
         self.client = OpenAI(api_key=settings.OPENAI_API_KEY, base_url=settings.OPENAI_BASE_URL or None)
         self.model = settings.OPENAI_EXTRACTION_MODEL
 
-    def extract(self, *, text: str, context: str = "", reference_date: date | None = None) -> Extraction:
+    def extract(
+        self, *, text: str, role: str = "user", context: Sequence[Turn] = (), reference_date: date | None = None,
+    ) -> Extraction:
         prompt = f"Reference date: {reference_date.isoformat() if reference_date else 'unknown'}\n"
         if context:
-            prompt += f"Earlier context:\n{context}\n\n"
-        prompt += f"Message:\n{text}"
+            turns = "\n".join(f"[{turn.role}] {turn.content}" for turn in context)
+            prompt += f"Earlier turns, oldest first:\n{turns}\n\n"
+        prompt += f"Sent by: {role}\nMessage:\n{text}"
         response = self.client.chat.completions.create(
             model=self.model,
             temperature=0,
             messages=[{"role": "system", "content": INSTRUCTIONS}, {"role": "user", "content": prompt}],
             response_format={"type": "json_schema", "json_schema": {"name": "memory_extraction", "strict": True, "schema": SCHEMA}},
         )
-        return self._parse(json.loads(response.choices[0].message.content), text=text)
+        return self._parse(json.loads(response.choices[0].message.content), text=text, role=role)
 
-    def _parse(self, payload: dict, *, text: str) -> Extraction:
-        single = set(settings.SINGLE_VALUED_PREDICATES)
+    def _parse(self, payload: dict, *, text: str, role: str = "user") -> Extraction:
+        """Build the extraction from the model's answer; what it says of the user counts only when the user spoke."""
+        by_person = role == "user"
         entities = {}
         for item in payload["entities"]:
             name = item["name"].strip()
@@ -127,18 +142,22 @@ class OpenAIExtractor:
         facts = []
         for f in payload["facts"]:
             predicate = re.sub(r"\W+", "_", f["predicate"].strip()).strip("_").upper()
-            if (f["subject"].strip().lower(), f["object"].strip().lower()) in negated:
+            subject = f["subject"].strip()
+            if (subject.lower(), f["object"].strip().lower()) in negated or (subject.lower() == "user" and not by_person):
                 continue
-            if f["subject"].strip() and predicate and f["object"].strip():
+            if subject and predicate and f["object"].strip():
                 facts.append(ExtractedFact(
-                    subject=f["subject"].strip(), predicate=predicate, object=f["object"].strip(),
-                    cardinality="single" if f["cardinality"] == "single" or predicate in single else "multi",
-                    confidence=0.8, valid_from=_iso_date(f["valid_from"]),
+                    subject=subject, predicate=predicate, object=f["object"].strip(),
+                    cardinality=predicate_cardinality(predicate), confidence=0.8, valid_from=_iso_date(f["valid_from"]),
                 ))
         preferences = [
-            ExtractedPreference(category=(p["category"].strip().lower() or "general"), preference=p["preference"].strip(), confidence=0.8)
+            ExtractedPreference(
+                category=(p["category"].strip().lower() or "general"), preference=p["preference"].strip(), confidence=0.8,
+                topic=preference_topic(p["topic"] or p["preference"]),
+                polarity=p["polarity"] if p["polarity"] in POLARITIES else "positive",
+            )
             for p in payload["preferences"]
-            if p["preference"].strip()
+            if by_person and p["preference"].strip()
         ]
         return Extraction(entities=list(entities.values()), relations=relations, facts=facts, preferences=preferences, extractor=self.name)
 

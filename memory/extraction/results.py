@@ -1,10 +1,21 @@
 """What an extractor returns: plain dataclasses, independent of the graph and of any model."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol
 
 ENTITY_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT")
+ROLES = ("user", "assistant", "system", "tool")
+POLARITIES = ("positive", "negative")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One earlier message of the conversation: who said it and what they said."""
+
+    role: str
+    content: str
 
 
 @dataclass(frozen=True)
@@ -50,9 +61,16 @@ class ExtractedFact:
 
 @dataclass(frozen=True)
 class ExtractedPreference:
+    """A liking, dislike or standing instruction of the person.
+
+    `topic` is what it is about, normalised ("curry for lunch"); `polarity` is "positive" or "negative".
+    """
+
     category: str
     preference: str
     confidence: float
+    topic: str
+    polarity: str
 
 
 @dataclass
@@ -67,5 +85,12 @@ class Extraction:
 class Extractor(Protocol):
     name: str
 
-    def extract(self, *, text: str, context: str = "", reference_date: date | None = None) -> Extraction:
-        """Return what `text` states; `context` (earlier text) only helps resolve references in it."""
+    def extract(
+        self, *, text: str, role: str = "user", context: Sequence[Turn] = (), reference_date: date | None = None,
+    ) -> Extraction:
+        """Return what `text`, said by `role`, states.
+
+        `context` are the turns before it, oldest first: they only help resolve references. Facts and
+        preferences about the person come only from what the person (role "user") says. Relative
+        dates resolve against `reference_date`, the message's own day.
+        """

@@ -3,10 +3,14 @@
 Each rule names the relation, the entity types it joins, and a pattern that must match the whole
 (lower-cased) text between the subject mention and the object mention. `before` further requires
 the clause text before the subject to end with a pattern (a recipient after a verb of giving).
+Below them, the rules every extractor shares: which predicates hold one value at a time, and the
+normal form of a preference's topic.
 """
 
 import re
 from dataclasses import dataclass
+
+from django.conf import settings
 
 P, O, L, E, T = "PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT"
 SPEAKER = "SPEAKER"
@@ -119,3 +123,17 @@ IMPLICIT_EVENT = re.compile(
 )
 # A plural subject whose members know each other: "the two met", "both are friends".
 MUTUAL_ACQUAINTANCE = re.compile(rf"\s+{AUX}(?:met|meet|know each other|are friends|became friends|have known)\b")
+
+
+def predicate_cardinality(predicate: str) -> str:
+    """Return "single" when a new value of `predicate` replaces the old one (an employer, an attribute), else "multi"."""
+    single = predicate in settings.SINGLE_VALUED_PREDICATES or predicate.startswith("HAS_")
+    return "single" if single else "multi"
+
+
+TOPIC_NOISE = re.compile(r"^(?:(?:the|a|an|my|our|some|any|to|of)\s+)+|[\s.,;:!?\"'’]+$")
+
+
+def preference_topic(text: str) -> str:
+    """Return the normal form of what a preference is about: "The spicy  food!" -> "spicy food"."""
+    return TOPIC_NOISE.sub("", re.sub(r"\s+", " ", text.strip().lower())).strip()

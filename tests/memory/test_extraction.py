@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
-from memory.extraction import get_extractor
+from memory.extraction import Turn, get_extractor
 from memory.extraction.offline import OfflineExtractor
 from memory.extraction.openai_extractor import OpenAIExtractor
 from tests.conftest import ROOT
@@ -113,7 +113,7 @@ def test_stated_dates_become_valid_from():
 
 def test_context_resolves_references_but_offsets_stay_in_the_message():
     text = "She joined Vela Labs last week."
-    result = extract(text, context="Ines Rocha is a chemist.")
+    result = extract(text, context=[Turn(role="user", content="Ines Rocha is a chemist.")])
     assert triples(result) == {("Ines Rocha", "EMPLOYED_BY", "Vela Labs")}
     labs = entity(result, "Vela Labs")
     assert [(m.start, m.end) for m in labs.mentions] == [(11, 20)]
@@ -122,11 +122,11 @@ def test_context_resolves_references_but_offsets_stay_in_the_message():
 
 def test_preferences_by_category_and_never_positive_when_negated():
     result = extract("I prefer aisle seats on long flights. I don't like spicy food. Please always answer in short bullet points.")
-    found = {(p.category, p.preference) for p in result.preferences}
+    found = {(p.category, p.preference, p.topic, p.polarity) for p in result.preferences}
     assert found == {
-        ("travel", "prefers aisle seats on long flights"),
-        ("food", "dislikes spicy food"),
-        ("style", "always answer in short bullet points"),
+        ("travel", "prefers aisle seats on long flights", "aisle seats on long flights", "positive"),
+        ("food", "dislikes spicy food", "spicy food", "negative"),
+        ("style", "always answer in short bullet points", "answer in short bullet points", "positive"),
     }
 
 

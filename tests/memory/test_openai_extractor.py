@@ -3,7 +3,7 @@ from datetime import date
 import pytest
 from django.test import override_settings
 
-from memory.extraction import get_extractor
+from memory.extraction import Turn, get_extractor
 from memory.extraction.openai_extractor import OpenAIExtractor
 from tests.openai_server import OpenAIStub
 
@@ -20,7 +20,8 @@ def test_extracts_through_the_real_sdk_with_a_json_schema(openai_stub):
     text = "Marta Kowalski joined Fjord Systems in 2021. I prefer green tea."
     extractor = get_extractor()
     assert isinstance(extractor, OpenAIExtractor)
-    result = extractor.extract(text=text, context="Earlier we talked about Bergen.", reference_date=date(2026, 1, 5))
+    context = [Turn(role="user", content="Earlier we talked about Bergen."), Turn(role="assistant", content="Yes, Bergen.")]
+    result = extractor.extract(text=text, context=context, reference_date=date(2026, 1, 5))
 
     request = openai_stub.requests[-1]
     assert request["path"] == "/v1/chat/completions" and request["authorization"] == "Bearer sk-test"
@@ -28,7 +29,8 @@ def test_extracts_through_the_real_sdk_with_a_json_schema(openai_stub):
     assert body["model"] == "stub-model"
     assert body["response_format"]["type"] == "json_schema" and body["response_format"]["json_schema"]["strict"] is True
     assert "Reference date: 2026-01-05" in body["messages"][-1]["content"]
-    assert "Earlier context:\nEarlier we talked about Bergen." in body["messages"][-1]["content"]
+    assert "Earlier turns, oldest first:\n[user] Earlier we talked about Bergen.\n[assistant] Yes, Bergen.\n" in body["messages"][-1]["content"]
+    assert "Sent by: user\nMessage:\n" + text in body["messages"][-1]["content"]
 
     assert {(e.name, e.type) for e in result.entities} == {("Marta Kowalski", "PERSON"), ("Fjord Systems", "ORGANIZATION")}
     for entity in result.entities:
@@ -36,7 +38,9 @@ def test_extracts_through_the_real_sdk_with_a_json_schema(openai_stub):
     assert [(r.source, r.type, r.target) for r in result.relations] == [("Marta Kowalski", "EMPLOYED_BY", "Fjord Systems")]
     fact = result.facts[0]
     assert (fact.predicate, fact.cardinality, fact.valid_from) == ("EMPLOYED_BY", "single", date(2021, 1, 1))
-    assert [(p.category, p.preference) for p in result.preferences] == [("food", "green tea")]
+    assert [(p.category, p.preference, p.topic, p.polarity) for p in result.preferences] == [
+        ("food", "green tea", "green tea", "positive"),
+    ]
     assert result.extractor == "openai"
 
 
@@ -57,7 +61,7 @@ def test_answers_naming_unknown_entities_or_types_are_dropped():
             {"name": "Ada Byron", "type": "PERSON", "aliases": [], "mentions": []},
         ],
         "relations": [{"source": "Ada Byron", "type": "EMPLOYED_BY", "target": "Nobody Ltd", "confidence": 3}],
-        "facts": [{"subject": "user", "predicate": "lives in", "object": "Leeds", "valid_from": "soon", "cardinality": "multi"}],
+        "facts": [{"subject": "user", "predicate": "lives in", "object": "Leeds", "valid_from": "soon"}],
         "preferences": [],
     }
     with override_settings(SINGLE_VALUED_PREDICATES=["LIVES_IN"]):
