@@ -1,0 +1,395 @@
+import contextlib
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections import defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from neomodel import db
+
+from memory import services
+from memory.extraction.names import name_core
+from memory.models import SCOPES, Agent
+
+DEV_SPLIT = "26,30,41"
+ANSWERABLE = (1, 2, 3, 4)
+SESSION_KEY = re.compile(r"^session_(\d+)$")
+EVIDENCE_SPLIT = re.compile(r"[;,\s]+")
+APPEND_BATCH = 100
+SETTLED = ("done", "skipped", "failed")
+
+# A graph the bench did not write may be someone's memory: the bench refuses it unless told.
+GRAPH_NODES = "MATCH (n) RETURN count(n) AS nodes"
+
+# Messages of the bench's people that the workers have not finished yet.
+MESSAGES_UNSETTLED = """
+MATCH (m:Message) WHERE m.user_id IN $user_ids AND NOT coalesce(m.extraction_status, 'pending') IN $settled
+RETURN count(m) AS pending
+"""
+
+# What extraction made for one person, counted by kind.
+MEMORY_COUNTS = """
+CALL (){ MATCH (f:Fact {user_id: $user_id}) RETURN count(f) AS facts }
+CALL (){ MATCH (p:Preference {user_id: $user_id}) RETURN count(p) AS preferences }
+CALL (){ MATCH (e:Entity {user_id: $user_id}) RETURN count(e) AS entities }
+RETURN facts, preferences, entities
+"""
+
+# Canonical entities (not merged into another), to find two that share a normalised name and type.
+ENTITIES_UNMERGED = """
+MATCH (e:Entity {user_id: $user_id})
+WHERE NOT EXISTS { MATCH (e)-[s:SAME_AS]->() WHERE s.status IN ['auto', 'confirmed'] }
+RETURN e.name AS name, e.type AS type
+"""
+
+PREFERENCES_CURRENT_ALL = """
+MATCH (p:Preference {user_id: $user_id}) WHERE p.status = 'current'
+RETURN p.category AS category, p.preference AS preference
+"""
+
+# Facts about the person (subject "user") whose only source is something the assistant said.
+PERSON_FACTS_FROM_ASSISTANT = """
+MATCH (f:Fact {user_id: $user_id}) WHERE toLower(f.subject) = 'user'
+  AND EXISTS { MATCH (f)-[:EXTRACTED_FROM]->(:Message {role: 'assistant'}) }
+RETURN count(f) AS facts
+"""
+
+# Everything one bench person left in the graph, removed a batch at a time.
+PERSON_DELETE = """
+MATCH (n {user_id: $user_id}) WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS deleted
+"""
+
+
+class Command(BaseCommand):
+    help = ("Replay LoCoMo conversations through the HTTP API (one person each), wait for extraction, ask every "
+            "answerable question through POST /api/v1/context and print evidence recall and memory hygiene "
+            "as one JSON line last.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--locomo", required=True,
+                            help="a directory holding LoCoMo's <id>.json files or locomo10.json")
+        parser.add_argument("--conversations", default=DEV_SPLIT, help=f"comma-separated ids (default {DEV_SPLIT})")
+        parser.add_argument("--url", help="a running portal to use instead of starting gunicorn and workers")
+        parser.add_argument("--workers", type=int, default=2, help="Celery worker processes to start")
+        parser.add_argument("--port", type=int, default=0, help="port for the started server (default: a free one)")
+        parser.add_argument("--messages", type=int,
+                            help="send limits.messages (the default request leaves limits out)")
+        parser.add_argument("--timeout", type=int, default=3600, help="seconds to wait for extraction")
+        parser.add_argument("--reuse", action="store_true",
+                            help="run against a Neo4j that already holds data (the bench touches only its own people)")
+        parser.add_argument("--keep", action="store_true", help="keep the bench's people and their memory")
+
+    def handle(self, *args, **options):
+        conversations = conversations_load(directory=Path(options["locomo"]),
+                                           ids=[c.strip() for c in options["conversations"].split(",") if c.strip()])
+        nodes = db.cypher_query(GRAPH_NODES)[0][0][0]
+        if nodes and not options["reuse"]:
+            raise CommandError(f"Refusing to run: the Neo4j at {db.url} holds {nodes} nodes the bench did not "
+                               "write. Point NEO4J_URL at an empty database or pass --reuse.")
+        call_command("migrate", interactive=False, verbosity=0)
+        call_command("install_labels", verbosity=0)
+
+        run = uuid.uuid4().hex[:8]
+        agent = Agent.objects.create(agent_id=f"bench-conv-{run}", name="bench_conversations", scopes=list(SCOPES),
+                                     rate_limit_per_minute=10_000_000)
+        _, token = services.agent_token_issue(agent=agent)
+        people = {}
+        for conversation in conversations:
+            user = get_user_model().objects.create_user(username=f"bench-{run}-{conversation['id']}",
+                                                        email=f"bench-{run}-{conversation['id']}@bench.invalid")
+            subject = services.subject_get_or_create(user=user)
+            services.grant_create(subject=subject, agent=agent)
+            people[conversation["id"]] = subject
+        try:
+            with self._stack(options) as base:
+                replay = self._replay(base, token, conversations, people, options["timeout"])
+                answers = self._ask(base, token, conversations, people, replay["dia_ids"], options["messages"])
+            memory = memory_hygiene(user_ids=[s.user_id for s in people.values()], turns=replay["turns"])
+        finally:
+            if not options["keep"]:
+                for subject in people.values():
+                    while db.cypher_query(PERSON_DELETE, {"user_id": subject.user_id})[0][0][0]:
+                        pass
+                    subject.account.delete()
+                agent.delete()
+
+        self.stdout.write(json.dumps({
+            "benchmark": "conversations", "dataset": "locomo", "conversations": [c["id"] for c in conversations],
+            "user_ids": {c: s.user_id for c, s in people.items()}, "sessions": replay["sessions"], "turns": replay["turns"], "message_times": replay["message_times"],
+            "workers": None if options["url"] else options["workers"],
+            "request": {"limits": {"messages": options["messages"]}} if options["messages"] else "default",
+            **recall_summary(answers=answers),
+            "ingest_seconds": round(replay["ingest_seconds"], 3),
+            "extraction_seconds": round(replay["extraction_seconds"], 3),
+            "ingest_turns_per_s": round(replay["turns"] / replay["ingest_seconds"], 1),
+            "extraction_turns_per_s": round(replay["turns"] / replay["extraction_seconds"], 1),
+            **memory,
+            "machine": {"cpus": os.cpu_count(), "load_average_1m": round(os.getloadavg()[0], 2)},
+        }))
+
+    @contextlib.contextmanager
+    def _stack(self, options):
+        """Yield the API's base URL: the given one, or gunicorn and Celery workers started here and stopped after."""
+        if options["url"]:
+            yield options["url"].rstrip("/")
+            return
+        env = {**os.environ, "DATABASE_URL": database_url()}
+        port = options["port"] or free_port()
+        run = uuid.uuid4().hex[:6]
+        processes = [subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "portal.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
+             "--threads", "4", "--worker-class", "gthread", "--log-level", "warning"],
+            cwd=settings.BASE_DIR, env=env)]
+        hostnames = [f"bench-{run}-{i}@%h" for i in range(options["workers"])]
+        processes += [subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "prefork", "--concurrency", "1",
+             "--queues", "celery,extraction", "--hostname", hostname, "--loglevel", "WARNING"],
+            cwd=settings.BASE_DIR, env=env) for hostname in hostnames]
+        try:
+            wait_for_port(port)
+            wait_for_workers([h.replace("%h", socket.gethostname()) for h in hostnames])
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            for process in processes:
+                process.send_signal(signal.SIGTERM)
+            for process in processes:
+                try:
+                    process.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+
+    def _replay(self, base, token, conversations, people, timeout):
+        """Append every session in order, one client per person, then wait for the workers to settle."""
+        dia_ids: dict[str, dict[str, str]] = {}
+        times = {"accepted": True}
+        errors = []
+
+        def person(conversation):
+            client = ApiClient(base, token)
+            subject = people[conversation["id"]]
+            mapping = dia_ids.setdefault(conversation["id"], {})
+            try:
+                for session in conversation["sessions"]:
+                    for start in range(0, len(session["turns"]), APPEND_BATCH):
+                        turns = session["turns"][start:start + APPEND_BATCH]
+                        for result in self._append(client, subject.user_id, conversation, session, turns, times):
+                            mapping[result["uid"]] = result["client_message_id"]
+            except Exception as exc:  # reported once all clients stopped
+                errors.append(exc)
+
+        started = time.monotonic()
+        threads = [threading.Thread(target=person, args=(c,)) for c in conversations]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if errors:
+            raise CommandError(f"Replay failed: {errors[0]}")
+        ingested = time.monotonic()
+        user_ids = [s.user_id for s in people.values()]
+        while db.cypher_query(MESSAGES_UNSETTLED, {"user_ids": user_ids, "settled": list(SETTLED)})[0][0][0]:
+            if time.monotonic() - started > timeout:
+                raise CommandError(f"Extraction did not finish within {timeout} s.")
+            time.sleep(0.5)
+        settled = time.monotonic()
+        turns = sum(len(s["turns"]) for c in conversations for s in c["sessions"])
+        self.stderr.write(f"replayed {turns} turns in {ingested - started:.1f} s; extraction settled after "
+                          f"{settled - started:.1f} s")
+        return {"dia_ids": dia_ids, "turns": turns, "sessions": sum(len(c["sessions"]) for c in conversations),
+                "ingest_seconds": ingested - started, "extraction_seconds": settled - started,
+                "message_times": times["accepted"]}
+
+    def _append(self, client, user_id, conversation, session, turns, times):
+        """Append turns, with their session's time while the API accepts `created_at`; return the stored ones."""
+        messages = [{"role": conversation["roles"][t["speaker"]], "content": t["text"], "client_message_id": t["dia_id"]}
+                    for t in turns]
+        path = f"/api/v1/conversations/{conversation['id']}-s{session['number']}/messages"
+        if times["accepted"]:
+            stamp = session["date"].isoformat()
+            status, body = client.post(path, {"user_id": user_id,
+                                              "messages": [{**m, "created_at": stamp} for m in messages]})
+            if status == 400 and "created_at" in json.dumps(body.get("extra", {})) and "Unknown field" in json.dumps(body):
+                times["accepted"] = False
+        if not times["accepted"]:
+            status, body = client.post(path, {"user_id": user_id, "messages": messages})
+        if status >= 300:
+            raise CommandError(f"Append to {path} answered {status}: {body}")
+        return [r for r in body["results"] if "uid" in r]
+
+    def _ask(self, base, token, conversations, people, dia_ids, messages_limit):
+        """Ask every answerable question from a fresh session; return per question its category, hits and cost."""
+        client = ApiClient(base, token)
+        answers = []
+        for conversation in conversations:
+            user_id = people[conversation["id"]].user_id
+            mapping = dia_ids[conversation["id"]]
+            session_id = f"questions-{uuid.uuid4().hex[:8]}"
+            for question in conversation["questions"]:
+                payload = {"user_id": user_id, "session_id": session_id, "query": question["question"]}
+                if messages_limit:
+                    payload["limits"] = {"messages": messages_limit}
+                started = time.perf_counter()
+                status, body = client.post("/api/v1/context", payload)
+                elapsed = (time.perf_counter() - started) * 1000
+                if status != 200:
+                    raise CommandError(f"Context answered {status}: {body}")
+                ranked = [mapping[item["id"]] for item in body["items"]
+                          if item["type"] == "message" and item["id"] in mapping]
+                answers.append({"category": question["category"], "evidence": question["evidence"],
+                                "ranked": ranked, "tokens": body["token_count"], "ms": elapsed})
+        return answers
+
+
+class ApiClient:
+    """One keep-alive HTTP connection to the API with an agent token."""
+
+    def __init__(self, base: str, token: str):
+        parts = urlsplit(base)
+        self.prefix = parts.path.rstrip("/")
+        self.connection = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=120)
+        self.headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+
+    def post(self, path: str, payload: dict) -> tuple[int, dict]:
+        self.connection.request("POST", self.prefix + path, json.dumps(payload), self.headers)
+        response = self.connection.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+
+
+def conversations_load(*, directory: Path, ids: list[str]) -> list[dict]:
+    """Read LoCoMo conversations by id: sessions in order with their times, and the answerable questions."""
+    if not directory.is_dir():
+        raise CommandError(f"No LoCoMo directory at {directory}")
+    raw = {}
+    for path in directory.rglob("locomo10.json"):
+        raw.update({str(s["sample_id"]).removeprefix("conv-"): s["conversation"] | {"qa": s["qa"]}
+                    for s in json.loads(path.read_text())})
+    for conversation_id in ids:
+        if conversation_id not in raw:
+            found = sorted(directory.rglob(f"{conversation_id}.json"))
+            if not found:
+                raise CommandError(f"No conversation {conversation_id} under {directory}")
+            raw[conversation_id] = json.loads(found[0].read_text())
+    return [_conversation(conversation_id, raw[conversation_id]) for conversation_id in ids]
+
+
+def _conversation(conversation_id: str, data: dict) -> dict:
+    numbers = sorted(int(m.group(1)) for key in data if (m := SESSION_KEY.match(key)) and data[key])
+    sessions = [{"number": n, "date": session_time(data[f"session_{n}_date_time"]), "turns": data[f"session_{n}"]}
+                for n in numbers]
+    known = {t["dia_id"] for s in sessions for t in s["turns"]}
+    questions = []
+    for qa in data["qa"]:
+        if qa.get("category") not in ANSWERABLE:
+            continue
+        evidence = [e for raw in qa.get("evidence", []) for e in EVIDENCE_SPLIT.split(raw) if e in known]
+        if evidence:
+            questions.append({"question": qa["question"], "category": qa["category"],
+                              "evidence": list(dict.fromkeys(evidence))})
+    return {"id": conversation_id, "sessions": sessions, "questions": questions,
+            "roles": {data["speaker_a"]: "user", data["speaker_b"]: "assistant"}}
+
+
+def session_time(text: str) -> datetime:
+    """Parse LoCoMo's "1:56 pm on 8 May, 2023" (no zone given: read as UTC)."""
+    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+
+
+def recall_summary(*, answers: list[dict]) -> dict:
+    """Return evidence recall@5, @10 and any-hit@10 overall and per category, tokens and latency."""
+    def scores(group):
+        def recall(a, k):
+            return len(set(a["ranked"][:k]) & set(a["evidence"])) / len(a["evidence"])
+        n = max(len(group), 1)
+        return {"questions": len(group),
+                "recall_at_5": round(sum(recall(a, 5) for a in group) / n, 4),
+                "recall_at_10": round(sum(recall(a, 10) for a in group) / n, 4),
+                "any_hit_at_10": round(sum(1 for a in group if set(a["ranked"][:10]) & set(a["evidence"])) / n, 4)}
+
+    by_category = defaultdict(list)
+    for answer in answers:
+        by_category[str(answer["category"])].append(answer)
+    latencies = sorted(a["ms"] for a in answers)
+    return {
+        "questions": len(answers), "recall": scores(answers),
+        "recall_by_category": {c: scores(group) for c, group in sorted(by_category.items())},
+        "tokens_per_query": round(sum(a["tokens"] for a in answers) / max(len(answers), 1), 1),
+        "context_ms": {"p50": round(percentile(latencies, 50), 1), "p95": round(percentile(latencies, 95), 1)},
+    }
+
+
+def percentile(ordered: list[float], p: int) -> float:
+    if len(ordered) < 2:
+        return ordered[0] if ordered else 0.0
+    return statistics.quantiles(ordered, n=100, method="inclusive")[p - 1]
+
+
+def memory_hygiene(*, user_ids: list[str], turns: int) -> dict:
+    """Count what extraction made for the bench's people, and its defects, in all and per 1,000 turns."""
+    counts = defaultdict(int)
+    for user_id in user_ids:
+        made = db.cypher_query(MEMORY_COUNTS, {"user_id": user_id})[0][0]
+        counts["facts"] += made[0]
+        counts["preferences"] += made[1]
+        counts["entities"] += made[2]
+        keys = defaultdict(int)
+        for name, kind in db.cypher_query(ENTITIES_UNMERGED, {"user_id": user_id})[0]:
+            keys[(kind, name_core(name) or name.lower())] += 1
+        counts["duplicate_entities"] += sum(n - 1 for n in keys.values())
+        current = defaultdict(int)
+        for category, preference in db.cypher_query(PREFERENCES_CURRENT_ALL, {"user_id": user_id})[0]:
+            current[(category, " ".join(re.findall(r"\w+", preference.lower())))] += 1
+        counts["duplicate_current_preferences"] += sum(n - 1 for n in current.values())
+        counts["assistant_person_facts"] += db.cypher_query(PERSON_FACTS_FROM_ASSISTANT, {"user_id": user_id})[0][0][0]
+    counts = dict(counts)
+    return {"memory": counts, "per_1000_turns": {k: round(v * 1000 / turns, 1) for k, v in counts.items()}}
+
+
+def database_url() -> str:
+    """Return the URL of the database this process uses, so the processes it starts use the same one."""
+    s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{s['NAME']}"
+    return f"postgres://{s['USER']}:{s['PASSWORD']}@{s['HOST'] or 'localhost'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        time.sleep(0.2)
+    raise CommandError(f"The server did not start on port {port}.")
+
+
+def wait_for_workers(hostnames: list[str], seconds: float = 90) -> None:
+    from portal.celery import app
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        answered = {name for reply in app.control.ping(destination=hostnames, timeout=1) for name in reply}
+        if answered >= set(hostnames):
+            return
+    raise CommandError(f"The Celery workers did not start: {sorted(set(hostnames))}")
