@@ -1,0 +1,246 @@
+"""The chat gold set (data/chat_gold/): hand-labelled turns of real conversations, and how an extraction scores on it.
+
+Taskmaster turns carry their text. LoCoMo turns carry labels and a digest of their text only (its licence
+is not stated), so their text is read from a local copy of LoCoMo and checked against the digest.
+
+An entity matches a gold one when they share a surface form (case, surrounding quotes and punctuation, a
+leading article and a trailing "'s" aside); typed matching also needs its type among the gold's types.
+Matching is one to one within a turn. A prediction that only names something in the turn's `ignore` list
+(debatable names, such as "LGBTQ") counts neither way. A fact matches on subject, predicate and object
+forms; only facts about the person (subject "user") are scored, others are counted apart. A preference
+matches on polarity and topic, where one topic may contain the other as whole words.
+"""
+
+import hashlib
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+
+from memory.extraction.results import ExtractedEntity, ExtractedFact, ExtractedPreference, Extraction
+
+TASKMASTER_FILE = "taskmaster.json"
+LOCOMO_FILE = "locomo_dev.json"
+# A topic this short ("it", "tea") must match whole, never inside another topic.
+MIN_CONTAINED = 4
+PERSON = "user"
+
+
+class GoldError(ValueError):
+    """The gold files, or the LoCoMo copy they are read against, are missing or do not agree."""
+
+
+@dataclass(frozen=True)
+class GoldTurn:
+    id: str
+    source: str
+    role: str
+    context: tuple[str, ...]
+    text: str
+    reference_date: date | None
+    entities: tuple[dict, ...] = ()
+    facts: tuple[dict, ...] = ()
+    preferences: tuple[dict, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+
+def surface(text: str) -> str:
+    """Return the form names are compared in: "The  Woodlands." -> "woodlands", "Ed Sheeran's" -> "ed sheeran"."""
+    text = re.sub(r"\s+", " ", text).strip(" .,;:!?'\"“”‘’()[]").casefold()
+    text = re.sub(r"['’]s$", "", text)
+    return re.sub(r"^(?:the|a|an) ", "", text)
+
+
+def _forms(*names: str | Iterable[str]) -> set[str]:
+    flat = [n for name in names for n in ([name] if isinstance(name, str) else name)]
+    return {surface(n) for n in flat if surface(n)}
+
+
+def gold_load(*, directory: Path, locomo: Path | None = None) -> list[GoldTurn]:
+    """Return the gold turns: Taskmaster's always, LoCoMo's when a local copy of LoCoMo is given."""
+    path = directory / TASKMASTER_FILE
+    if not path.is_file():
+        raise GoldError(f"No gold file {path}")
+    turns = [_turn(raw, source="taskmaster", text=raw["text"], reference_date=None)
+             for raw in json.loads(path.read_text())["turns"]]
+    if locomo is not None:
+        labels = json.loads((directory / LOCOMO_FILE).read_text())
+        texts = locomo_texts(directory=locomo, samples=labels["samples"])
+        for raw in labels["turns"]:
+            key = (raw["sample_id"], raw["dia_id"])
+            if key not in texts:
+                raise GoldError(f"{raw['id']}: no such dialog id in the LoCoMo copy at {locomo}")
+            speaker, text, when = texts[key]
+            if speaker != raw["speaker"] or hashlib.sha256(text.encode()).hexdigest() != raw["text_sha256"]:
+                raise GoldError(f"{raw['id']}: the LoCoMo copy at {locomo} differs from the one labelled")
+            turns.append(_turn(raw, source="locomo", text=text, reference_date=when))
+    return turns
+
+
+def _turn(raw: dict, *, source: str, text: str, reference_date: date | None) -> GoldTurn:
+    return GoldTurn(
+        id=raw["id"], source=source, role=raw["role"], context=tuple(raw["context"]), text=text,
+        reference_date=reference_date, entities=tuple(raw["entities"]), facts=tuple(raw["facts"]),
+        preferences=tuple(raw["preferences"]), ignore=tuple(raw.get("ignore", ())),
+    )
+
+
+def locomo_texts(*, directory: Path, samples: Sequence[str]) -> dict[tuple[str, str], tuple[str, str, date]]:
+    """Return (speaker, text, session day) by (sample id, dialog id) from LoCoMo's locomo10.json or its <n>.json files."""
+    if not directory.is_dir():
+        raise GoldError(f"--locomo: no directory {directory}")
+    conversations = {}
+    for path in directory.rglob("locomo10.json"):
+        conversations |= {s["sample_id"]: s["conversation"] for s in json.loads(path.read_text())}
+    for sample in samples:
+        if sample not in conversations:
+            found = sorted(directory.rglob(f"{sample.removeprefix('conv-')}.json"))
+            if not found:
+                raise GoldError(f"--locomo: no {sample} (locomo10.json or {sample.removeprefix('conv-')}.json) under {directory}")
+            conversations[sample] = json.loads(found[0].read_text())
+    texts = {}
+    for sample in samples:
+        conversation = conversations[sample]
+        for key, turns in conversation.items():
+            if not re.fullmatch(r"session_\d+", key) or not turns:
+                continue
+            day = datetime.strptime(conversation[f"{key}_date_time"].strip(), "%I:%M %p on %d %B, %Y").date()
+            texts |= {(sample, t["dia_id"]): (t["speaker"], t["text"], day) for t in turns}
+    return texts
+
+
+@dataclass
+class Tally:
+    matched: int = 0
+    predicted: int = 0
+    gold: int = 0
+
+    def add(self, other: "Tally") -> None:
+        self.matched += other.matched
+        self.predicted += other.predicted
+        self.gold += other.gold
+
+    def summary(self) -> dict:
+        p = self.matched / self.predicted if self.predicted else 0.0
+        r = self.matched / self.gold if self.gold else 0.0
+        f1 = 2 * p * r / (p + r) if p + r else 0.0
+        return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f1, 4),
+                "matched": self.matched, "predicted": self.predicted, "gold": self.gold}
+
+
+@dataclass
+class TurnScore:
+    entities_typed: Tally
+    entities: Tally
+    facts: Tally
+    preferences: Tally
+    categories_agreeing: int = 0
+    other_facts: int = 0
+    false_entities: list[ExtractedEntity] = field(default_factory=list)
+    false_facts: list[ExtractedFact] = field(default_factory=list)
+    false_preferences: list[ExtractedPreference] = field(default_factory=list)
+
+
+def entities_match(*, predicted: Sequence[ExtractedEntity], gold: Sequence[dict], typed: bool) -> list[int]:
+    """Return the indices of the predictions matched one to one to gold entities (greedy, in gold order)."""
+    used: list[int] = []
+    for expected in gold:
+        forms, types = _forms(expected["name"], expected.get("aliases", ())), {expected["type"], *expected.get("also", ())}
+        for i, entity in enumerate(predicted):
+            if i not in used and (not typed or entity.type in types) and forms & _forms(entity.surface_forms):
+                used.append(i)
+                break
+    return used
+
+
+def _fact_matches(fact: ExtractedFact, expected: dict) -> bool:
+    return (fact.predicate == expected["predicate"]
+            and surface(fact.subject) in _forms(expected["subject"], expected.get("subject_aliases", ()))
+            and surface(fact.object) in _forms(expected["object"], expected.get("object_aliases", ())))
+
+
+def _topics_match(topic: str, forms: set[str]) -> bool:
+    topic = surface(topic)
+    if topic in forms:
+        return True
+    def inside(short, long):
+        return len(short) >= MIN_CONTAINED and re.search(rf"(?<!\w){re.escape(short)}(?!\w)", long) is not None
+    return any(inside(form, topic) or inside(topic, form) for form in forms)
+
+
+def _preference_matches(preference: ExtractedPreference, expected: dict) -> bool:
+    forms = _forms(expected["topic"], expected.get("topic_aliases", ()))
+    return preference.polarity == expected["polarity"] and _topics_match(preference.topic, forms)
+
+
+def _one_to_one(predicted: Sequence, gold: Sequence[dict], matches) -> list[tuple[int, int]]:
+    pairs, used = [], set()
+    for g, expected in enumerate(gold):
+        hit = next((i for i, item in enumerate(predicted) if i not in used and matches(item, expected)), None)
+        if hit is not None:
+            used.add(hit)
+            pairs.append((hit, g))
+    return pairs
+
+
+def turn_score(*, turn: GoldTurn, extraction: Extraction) -> TurnScore:
+    """Score one extraction against its turn's labels."""
+    ignored = _forms(turn.ignore)
+    untyped = entities_match(predicted=extraction.entities, gold=turn.entities, typed=False)
+    typed = entities_match(predicted=extraction.entities, gold=turn.entities, typed=True)
+    false_entities = [e for i, e in enumerate(extraction.entities) if i not in untyped]
+    counted = len(extraction.entities) - sum(1 for e in false_entities if _forms(e.surface_forms) & ignored)
+    false_entities = [e for e in false_entities if not _forms(e.surface_forms) & ignored]
+    person_facts = [f for f in extraction.facts if surface(f.subject) == PERSON]
+    facts = _one_to_one(person_facts, turn.facts, _fact_matches)
+    preferences = _one_to_one(extraction.preferences, turn.preferences, _preference_matches)
+    fact_hits, preference_hits = {i for i, _ in facts}, {i for i, _ in preferences}
+    return TurnScore(
+        entities_typed=Tally(len(typed), counted, len(turn.entities)),
+        entities=Tally(len(untyped), counted, len(turn.entities)),
+        facts=Tally(len(facts), len(person_facts), len(turn.facts)),
+        preferences=Tally(len(preferences), len(extraction.preferences), len(turn.preferences)),
+        categories_agreeing=sum(1 for i, g in preferences
+                                if extraction.preferences[i].category == turn.preferences[g]["category"]),
+        false_entities=false_entities,
+        other_facts=len(extraction.facts) - len(person_facts),
+        false_facts=[f for i, f in enumerate(person_facts) if i not in fact_hits],
+        false_preferences=[p for i, p in enumerate(extraction.preferences) if i not in preference_hits],
+    )
+
+
+def _section(scores: Sequence[tuple[GoldTurn, TurnScore]]) -> dict:
+    totals = {key: Tally() for key in ("entities_typed", "entities", "facts", "preferences")}
+    for _, score in scores:
+        for key, tally in totals.items():
+            tally.add(getattr(score, key))
+    matched = totals["preferences"].matched
+    return {
+        "turns": len(scores),
+        **{key: tally.summary() for key, tally in totals.items()},
+        "preference_category_agreement": round(sum(s.categories_agreeing for _, s in scores) / matched, 4) if matched else None,
+        "person_facts_from_assistant_turns": sum(s.facts.predicted for t, s in scores if t.role != "user"),
+        "preferences_from_assistant_turns": sum(s.preferences.predicted for t, s in scores if t.role != "user"),
+        "facts_about_others": sum(s.other_facts for _, s in scores),
+    }
+
+
+def gold_score(*, scored: Sequence[tuple[GoldTurn, Extraction]], false_positives: int = 15) -> dict:
+    """Return precision and recall overall and per source, and the commonest false positives."""
+    scores = [(turn, turn_score(turn=turn, extraction=extraction)) for turn, extraction in scored]
+    sources = sorted({turn.source for turn, _ in scores})
+    entities = Counter(f"{e.name} ({e.type})" for _, s in scores for e in s.false_entities)
+    facts = Counter(f"{f.subject} {f.predicate} {f.object}" for _, s in scores for f in s.false_facts)
+    preferences = Counter(f"{p.polarity} {p.topic}" for _, s in scores for p in s.false_preferences)
+    return {
+        "overall": _section(scores),
+        "by_source": {source: _section([pair for pair in scores if pair[0].source == source]) for source in sources},
+        "false_positives": {
+            "entities": [[name, n] for name, n in entities.most_common(false_positives)],
+            "facts": [[fact, n] for fact, n in facts.most_common(false_positives)],
+            "preferences": [[topic, n] for topic, n in preferences.most_common(false_positives)],
+        },
+    }
