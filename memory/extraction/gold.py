@@ -89,7 +89,7 @@ def _turn(raw: dict, *, source: str, text: str, reference_date: date | None) -> 
 
 
 def locomo_texts(*, directory: Path, samples: Sequence[str]) -> dict[tuple[str, str], tuple[str, str, date]]:
-    """Return (speaker, text, session day) by (sample id, dialog id) from LoCoMo's locomo10.json or its <n>.json files."""
+    """Return (speaker, text, session day) by (sample id, dialog id), from locomo10.json or the zip's <n>.json files."""
     if not directory.is_dir():
         raise GoldError(f"--locomo: no directory {directory}")
     conversations = {}
@@ -97,9 +97,10 @@ def locomo_texts(*, directory: Path, samples: Sequence[str]) -> dict[tuple[str, 
         conversations |= {s["sample_id"]: s["conversation"] for s in json.loads(path.read_text())}
     for sample in samples:
         if sample not in conversations:
-            found = sorted(directory.rglob(f"{sample.removeprefix('conv-')}.json"))
+            name = f"{sample.removeprefix('conv-')}.json"
+            found = sorted(directory.rglob(name))
             if not found:
-                raise GoldError(f"--locomo: no {sample} (locomo10.json or {sample.removeprefix('conv-')}.json) under {directory}")
+                raise GoldError(f"--locomo: no {sample} (in locomo10.json or {name}) under {directory}")
             conversations[sample] = json.loads(found[0].read_text())
     texts = {}
     for sample in samples:
@@ -146,14 +147,12 @@ class TurnScore:
 
 def entities_match(*, predicted: Sequence[ExtractedEntity], gold: Sequence[dict], typed: bool) -> list[int]:
     """Return the indices of the predictions matched one to one to gold entities (greedy, in gold order)."""
-    used: list[int] = []
-    for expected in gold:
-        forms, types = _forms(expected["name"], expected.get("aliases", ())), {expected["type"], *expected.get("also", ())}
-        for i, entity in enumerate(predicted):
-            if i not in used and (not typed or entity.type in types) and forms & _forms(entity.surface_forms):
-                used.append(i)
-                break
-    return used
+    def matches(entity: ExtractedEntity, expected: dict) -> bool:
+        types = {expected["type"], *expected.get("also", ())}
+        forms = _forms(expected["name"], expected.get("aliases", ()))
+        return (not typed or entity.type in types) and bool(forms & _forms(entity.surface_forms))
+
+    return [i for i, _ in _one_to_one(predicted, gold, matches)]
 
 
 def _fact_matches(fact: ExtractedFact, expected: dict) -> bool:
@@ -166,7 +165,8 @@ def _topics_match(topic: str, forms: set[str]) -> bool:
     topic = surface(topic)
     if topic in forms:
         return True
-    def inside(short, long):
+
+    def inside(short: str, long: str) -> bool:
         return len(short) >= MIN_CONTAINED and re.search(rf"(?<!\w){re.escape(short)}(?!\w)", long) is not None
     return any(inside(form, topic) or inside(topic, form) for form in forms)
 
@@ -191,9 +191,9 @@ def turn_score(*, turn: GoldTurn, extraction: Extraction) -> TurnScore:
     ignored = _forms(turn.ignore)
     untyped = entities_match(predicted=extraction.entities, gold=turn.entities, typed=False)
     typed = entities_match(predicted=extraction.entities, gold=turn.entities, typed=True)
-    false_entities = [e for i, e in enumerate(extraction.entities) if i not in untyped]
-    counted = len(extraction.entities) - sum(1 for e in false_entities if _forms(e.surface_forms) & ignored)
-    false_entities = [e for e in false_entities if not _forms(e.surface_forms) & ignored]
+    unmatched = [e for i, e in enumerate(extraction.entities) if i not in untyped]
+    false_entities = [e for e in unmatched if not _forms(e.surface_forms) & ignored]
+    counted = len(extraction.entities) - (len(unmatched) - len(false_entities))
     person_facts = [f for f in extraction.facts if surface(f.subject) == PERSON]
     facts = _one_to_one(person_facts, turn.facts, _fact_matches)
     preferences = _one_to_one(extraction.preferences, turn.preferences, _preference_matches)
@@ -217,11 +217,11 @@ def _section(scores: Sequence[tuple[GoldTurn, TurnScore]]) -> dict:
     for _, score in scores:
         for key, tally in totals.items():
             tally.add(getattr(score, key))
-    matched = totals["preferences"].matched
+    matched, agreeing = totals["preferences"].matched, sum(s.categories_agreeing for _, s in scores)
     return {
         "turns": len(scores),
         **{key: tally.summary() for key, tally in totals.items()},
-        "preference_category_agreement": round(sum(s.categories_agreeing for _, s in scores) / matched, 4) if matched else None,
+        "preference_category_agreement": round(agreeing / matched, 4) if matched else None,
         "person_facts_from_assistant_turns": sum(s.facts.predicted for t, s in scores if t.role != "user"),
         "preferences_from_assistant_turns": sum(s.preferences.predicted for t, s in scores if t.role != "user"),
         "facts_about_others": sum(s.other_facts for _, s in scores),

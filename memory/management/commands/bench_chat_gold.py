@@ -38,7 +38,8 @@ class Command(BaseCommand):
         started = time.perf_counter()
         scored = []
         for turn in turns:
-            earlier = [Turn(role=by_id[i].role, content=by_id[i].text) for i in turn.context[-context:]] if context else []
+            recent = turn.context[-context:] if context else ()
+            earlier = [Turn(role=by_id[i].role, content=by_id[i].text) for i in recent]
             scored.append((turn, extractor.extract(text=turn.text, role=turn.role, context=earlier,
                                                    reference_date=turn.reference_date)))
         seconds = time.perf_counter() - started
