@@ -82,7 +82,8 @@ MONTHS = {
     "september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4,
     "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
 }
-WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+            "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"}
 
 # Words that are capitalised only because they start a sentence (or are "I"); never names on their own.
 FUNCTION_WORDS = DETERMINERS | NUMBER_WORDS | PERSON_PRONOUNS | THING_PRONOUNS | SPEAKER_PRONOUNS | {
@@ -96,18 +97,43 @@ FUNCTION_WORDS = DETERMINERS | NUMBER_WORDS | PERSON_PRONOUNS | THING_PRONOUNS |
     "had", "can", "could", "will", "would", "should", "might", "must", "ask", "tell", "remind", "ping", "invite",
     "everyone", "everybody", "someone", "somebody", "anyone", "anybody", "nobody", "apparently",
 }
+# Words that open a chat sentence, greet or exclaim: never part of a name there ("Wow Sam" names Sam).
+INTERJECTIONS = {
+    "wow", "woah", "whoa", "oh", "ooh", "oooh", "ah", "aah", "aw", "aww", "awww", "yeah", "yea", "yep", "yup", "yes",
+    "nope", "nah", "hey", "hi", "hiya", "hello", "howdy", "yo", "bye", "goodbye", "congrats", "congratulations",
+    "thanks", "thank", "cheers", "yay", "woohoo", "woo", "hooray", "haha", "hahaha", "lol", "omg", "gosh", "geez",
+    "jeez", "hmm", "hm", "um", "umm", "uh", "ugh", "oops", "phew", "ha", "cool", "nice", "great", "awesome",
+    "amazing", "wonderful", "fantastic", "brilliant", "lovely", "sweet", "super", "incredible", "sorry", "absolutely",
+    "definitely", "totally", "exactly", "indeed", "sure", "right", "true", "agreed", "alright", "okay", "ok", "well",
+    "good", "glad", "go", "remember", "dear", "dude", "man", "welcome", "morning", "evening", "night", "bravo",
+    "kudos", "damn", "darn", "seriously", "honestly", "really", "same", "wanna", "gonna", "gotta", "please", "love",
+    "hugs", "best", "happy", "exciting", "impressive", "beautiful", "stunning", "perfect", "fair", "interesting",
+}
+# Chat abbreviations written in capitals: not organisations.
+CHAT_ABBREVIATIONS = {
+    "ok", "btw", "lol", "omg", "tbh", "imo", "imho", "fyi", "asap", "brb", "idk", "ngl", "ty", "thx", "pls", "plz",
+    "rn", "irl", "dm", "ikr", "smh", "np", "lmk", "jk", "ps", "xoxo", "lmao", "rofl", "afaik", "tbf", "fwiw", "wtf",
+    "ttyl", "gg", "ily", "bff", "diy", "aka", "rsvp", "ootd", "tgif",
+}
 # Job titles written in capitals ("as CTO"): roles, not organisations.
 ROLE_TITLES = {"ceo", "cto", "cfo", "coo", "cio", "cmo", "cpo", "ciso", "vp", "svp", "evp", "gm", "md"}
 
-# Verbs (and auxiliaries) after which a capitalised sentence opener is read as a name ("Ilse joined ...").
-CLAUSE_VERBS = {
+# Auxiliaries after a sentence opener: "Life is good" as much as "Halima is a member", so the opener is a
+# name only when a relation rule takes it.
+AUXILIARIES = {
     "is", "was", "are", "were", "has", "had", "have", "did", "does", "do", "will", "would", "can", "could", "might",
-    "may", "should", "must", "joined", "joins", "join", "works", "worked", "work", "lives", "lived", "moved",
+    "may", "should", "must",
+}
+# Verbs (and auxiliaries) after which a capitalised sentence opener is read as a name ("Ilse joined ...").
+CLAUSE_VERBS = AUXILIARIES | {
+    "joined", "joins", "join", "works", "worked", "work", "lives", "lived", "moved",
     "moves", "relocated", "resides", "started", "starts", "left", "leaves", "quit", "became", "becomes", "uses",
     "used", "owns", "owned", "bought", "acquired", "assigned", "depends", "relies", "belongs", "met", "knows",
     "called", "said", "says", "spoke", "attended", "manages", "managed", "leads", "led", "runs", "ran", "hired",
     "signed", "founded", "reported", "reports", "sent", "wrote", "asked", "told", "visited", "hosted", "chaired",
 }
+# Verb forms a single name does not take ("Hard work pays", "Setbacks are"): the opener before them is no name.
+PLURAL_VERBS = {"are", "were", "have", "do", "join", "work", "live", "use", "own", "move", "start", "leave", "know"}
 # Adverbs that may stand between a subject and its verb ("Wendell no longer lives").
 VERB_ADVERBS = {
     "never", "not", "no", "longer", "still", "just", "also", "already", "now", "recently", "finally", "then",

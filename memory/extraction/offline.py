@@ -6,13 +6,13 @@ word, its acronym, "the trust", "she") are tied to the entity they refer to, and
 from the text between two mentions of one clause, never across a negation.
 """
 
-import calendar
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
 from memory.extraction import english
+from memory.extraction.dates import stated_date
 from memory.extraction.names import initials, name_core, name_tokens, singular
 from memory.extraction.results import (
     ExtractedEntity,
@@ -26,8 +26,11 @@ from memory.extraction.results import (
 from memory.extraction.rules import (
     IMPLICIT_EVENT,
     MUTUAL_ACQUAINTANCE,
+    PREFERENCE_FORMS,
+    REFERENCE_TOPIC,
     RULES,
     SPEAKER,
+    TOPIC_END,
     predicate_cardinality,
     preference_topic,
 )
@@ -41,9 +44,10 @@ TOKEN = re.compile(
 )
 NEGATION = re.compile(english.NEGATION)
 UNASSERTED = re.compile(rf"{english.NEGATION}|{english.ENDED}|{english.HEDGE}")
-# What a negated or past statement says once its negation is taken out, so its names can still be typed.
+# What a negated, past or hedged statement says once its negation or modal is taken out, so its names can
+# still be typed.
 NEGATION_WORDS = re.compile(r"\b(?:do|does|did)\s+not\b|\b(?:do|does|did)n['’]t\b|\bno longer\b|\bnot\b|\bnever\b|"
-                            r"n['’]t\b|\bcannot\b|" + english.ENDED)
+                            r"n['’]t\b|\bcannot\b|\b(?:might|could|should|may|must)\b|" + english.ENDED)
 COORDINATION = re.compile(r"\s*,?\s+and\s+(?=[a-z])")
 ATTRIBUTE_VALUE = r"\s+(?:is|was|are|were|has been|remains|stays)\s+(?:now\s+|currently\s+|still\s+|set to\s+)?(?P<value>.+)$"
 POSSESSIVE_ATTRIBUTE = re.compile(r"['’]s?\s+(?P<attr>[a-z]+(?: [a-z]+)?)" + ATTRIBUTE_VALUE)
@@ -60,21 +64,11 @@ WORK_WORDS = {"work", "works", "worked", "working", "job", "employed", "intern",
 SYMMETRIC = {"KNOWS", "PARTNER_WITH"}
 POSSESSIVES = {"its", "his", "her", "their", "my"}
 CLAUSE_BREAKERS = {"and", "but", "while", "whereas", "so", "although", "though"}
+# Punctuation inside a sentence after which a capitalised word is still read as mid-sentence.
+INNER_PUNCTUATION = {",", "'", "’", "&", "/"}
+NEVER_NAMES = english.MONTHS.keys() | english.WEEKDAYS | english.ROLE_TITLES | english.CHAT_ABBREVIATIONS
 STREET_TAILS = {"street", "st", "road", "rd", "avenue", "ave", "lane", "boulevard", "way", "drive", "court", "place"}
-DATE = re.compile(
-    r"\b(?:(?P<day1>\d{1,2})(?:st|nd|rd|th)?\s+(?P<month1>[A-Z][a-z]+)|(?P<month2>[A-Z][a-z]+)\s+(?P<day2>\d{1,2})(?:st|nd|rd|th)?"
-    r"|(?:in|since|from)\s+(?P<month3>[A-Z][a-z]+))(?:,?\s+(?P<year>\d{4}))?"
-    r"|\b(?P<iso>\d{4}-\d{2}-\d{2})\b|\b(?:in|since|from)\s+(?P<year_only>(?:19|20)\d{2})\b"
-)
-PREFERENCE = re.compile(
-    r"\b(?:i|we)\s+(?P<adverb>really\s+|strongly\s+|much\s+|always\s+|usually\s+)?"
-    r"(?P<verb>prefer|like|love|enjoy|hate|dislike|detest|avoid|can['’]t stand|cannot stand|"
-    r"(?:do\s+not|don['’]t|never)\s+(?:like|want|enjoy|eat|drink)|would rather|['’]d rather|want)\s+(?P<what>[^.!?;]+)"
-    r"|\bmy\s+favou?rite\s+(?P<topic>[a-z ]+?)\s+(?:is|are)\s+(?P<favourite>[^.!?;]+)"
-    r"|\bplease\s+(?P<rule>(?:always|never|don['’]t|do not)\s+[^.!?;]+)",
-    re.IGNORECASE,
-)
-NEGATIVE_PREFERENCE_VERBS = ("hate", "dislike", "detest", "avoid", "can", "cannot", "do", "don", "never")
+PREFERENCE_CONFIDENCE = 0.7
 
 
 @dataclass
@@ -153,6 +147,7 @@ class _Document:
         self.relations: list[tuple[_Entity, str, _Entity, float, int]] = []
         self.speaker_facts: list[tuple[str, _Entity, float, int]] = []
         self.attributes: list[tuple[_Entity, str, str, int]] = []
+        self.tentative: set[int] = set()
 
     def read(self) -> None:
         names = self._capitalised_names()
@@ -177,16 +172,20 @@ class _Document:
     def _capitalised_names(self) -> dict[int, list[tuple]]:
         runs = {id(sentence): _capitalised_runs(sentence) for sentence in self.sentences}
         named_elsewhere = {
-            t.lower for sentence in self.sentences for run, _ in runs[id(sentence)] for i, t in enumerate(run)
-            if len(run) > 1 or t is not sentence[0]
+            t.lower for sentence in self.sentences for run, index in runs[id(sentence)] for t in run
+            if len(run) > 1 or not _opens(sentence, index)
         }
         names = {}
         for sentence in self.sentences:
             found = []
             for run, index in runs[id(sentence)]:
-                if run[0] is sentence[0] and len(run) == 1 and run[0].lower not in named_elsewhere \
-                        and not _is_identifier(run[0].text) and not _verb_follows(sentence, 1):
-                    continue  # "Colleagues still write": capitalised only because it starts the sentence
+                if _opens(sentence, index) and len(run) == 1 and run[0].lower not in named_elsewhere \
+                        and not _is_identifier(run[0].text):
+                    verb = _verb_follows(sentence, index + 1)
+                    if verb is None or verb in english.PLURAL_VERBS:
+                        continue  # "Colleagues still write", "Hard work pays": capitalised only because it opens
+                    if verb in english.AUXILIARIES:
+                        self.tentative.add(run[0].start)  # "Life is good", "Halima is a member": a name if a rule uses it
                 found.append(self._classify(run, sentence, index))
             names[id(sentence)] = found
         return names
@@ -408,6 +407,7 @@ class _Document:
         if not fitting:
             return
         _, _, rule, source, target, changes = min(fitting, key=lambda fit: fit[:2])
+        self.tentative -= {m.start for slot in (source, target) for e in slot.entities for m in e.mentions}
         for entity, type_ in changes:
             entity.type, entity.cue = type_, 2
         if rule.relation is not None and asserted:
@@ -479,6 +479,8 @@ class _Document:
         for entity in self.entities:
             mentions = [ExtractedMention(m.text, m.start - offset, m.end - offset, m.confidence)
                         for m in sorted(entity.mentions, key=lambda m: m.start) if m.start >= offset]
+            if entity.name not in involved and all(m.start in self.tentative for m in entity.mentions):
+                continue
             if mentions or entity.name in involved:
                 entities.append(ExtractedEntity(
                     name=entity.name, type=entity.type, aliases=[a for a in entity.aliases if a != entity.name],
@@ -500,7 +502,7 @@ class _Document:
         return self.text[start:end]
 
     def _date_near(self, position: int) -> date | None:
-        return _first_date(self._sentence_text(position), self.reference_date)
+        return stated_date(self._sentence_text(position), reference_date=self.reference_date)
 
 
 def _fact(subject: str, predicate: str, obj: str, confidence: float, when: date | None) -> ExtractedFact:
@@ -538,13 +540,13 @@ def _is_identifier(word: str) -> bool:
     return "_" in word or camel or any(c.isdigit() for c in word)
 
 
-def _verb_follows(sentence: list[_Token], index: int) -> bool:
-    """Return whether a verb comes next, adverbs skipped: "Wendell no longer lives" but not "Readers rarely notice"."""
+def _verb_follows(sentence: list[_Token], index: int) -> str | None:
+    """Return the verb that comes next, adverbs skipped: "Wendell no longer lives" but not "Readers rarely notice"."""
     while index < len(sentence) and (sentence[index].lower in english.VERB_ADVERBS or sentence[index].lower.endswith("ly")):
         index += 1
     if index < len(sentence) and sentence[index].text in "'’":
-        return True
-    return index < len(sentence) and sentence[index].lower in english.CLAUSE_VERBS
+        return "is"
+    return sentence[index].lower if index < len(sentence) and sentence[index].lower in english.CLAUSE_VERBS else None
 
 
 def _sentences(tokens: list[_Token]) -> list[list[_Token]]:
@@ -574,8 +576,15 @@ def _clauses(sentence: list[_Token]) -> list[list[_Token]]:
     return clauses
 
 
+def _opens(sentence: list[_Token], index: int) -> bool:
+    """Return whether the word at `index` opens the sentence or follows a dash, colon, quote or emoji."""
+    return index == 0 or (sentence[index - 1].kind == "punct" and sentence[index - 1].text not in INNER_PUNCTUATION)
+
+
 def _is_name_word(token: _Token, first: bool) -> bool:
-    if not token.capitalised or token.lower in english.MONTHS or token.lower in english.WEEKDAYS or token.lower in english.ROLE_TITLES:
+    if not token.capitalised or token.lower in NEVER_NAMES or (token.kind == "word" and len(token.text) == 1 and token.text != "I"):
+        return False
+    if first and token.lower in english.INTERJECTIONS:
         return False
     return not (token.lower in english.FUNCTION_WORDS and (first or token.lower == "i"))
 
@@ -584,7 +593,7 @@ def _capitalised_runs(sentence: list[_Token]) -> list[tuple[list[_Token], int]]:
     """Return maximal runs of capitalised words (with numbers and connectors inside) and their index."""
     runs, i = [], 0
     while i < len(sentence):
-        if not _is_name_word(sentence[i], i == 0):
+        if not _is_name_word(sentence[i], _opens(sentence, i)) or sentence[i].lower in english.FUNCTION_WORDS:
             i += 1
             continue
         j = i + 1
@@ -642,49 +651,19 @@ def _same_entity(entity: _Entity, name: str, type_: str | None, cue: int) -> boo
     return bool(shorter) and len(shorter) < len(longer) and longer[: len(shorter)] == shorter
 
 
-def _first_date(sentence: str, reference: date | None) -> date | None:
-    for match in DATE.finditer(sentence):
-        if match.group("iso"):
-            return date.fromisoformat(match.group("iso"))
-        if match.group("year_only"):
-            return date(int(match.group("year_only")), 1, 1)
-        month_word = (match.group("month1") or match.group("month2") or match.group("month3") or "").lower()
-        month = english.MONTHS.get(month_word)
-        if month is None:
-            continue
-        day = int(match.group("day1") or match.group("day2") or 1)
-        if match.group("year"):
-            year = int(match.group("year"))
-        elif reference is not None:
-            year = reference.year if (month, day) <= (reference.month, reference.day) else reference.year - 1
-        else:
-            continue
-        return date(year, month, min(day, calendar.monthrange(year, month)[1]))
-    return None
-
-
 def _preferences(text: str) -> list[ExtractedPreference]:
+    """Return the preferences `text` states, in the order it states them."""
     found = []
-    for match in PREFERENCE.finditer(text):
-        if match.group("favourite"):
-            favourite = match.group("favourite").strip()
-            statement = f"favourite {match.group('topic').strip()}: {favourite}"
-            words = {match.group("topic").strip().lower(), *favourite.lower().split()}
-            topic, negative = favourite, False
-        elif match.group("rule"):
-            statement = match.group("rule").strip()
-            words = set(statement.lower().split())
-            negative = statement.lower().startswith(("never", "don", "do not"))
-            topic = re.sub(r"^(?:always|never|don['’]t|do not)\s+", "", statement, flags=re.IGNORECASE)
-        else:
-            verb = re.sub(r"\s+", " ", match.group("verb").lower())
-            topic = match.group("what").strip()
-            negative = verb.split(" ")[0].split("'")[0].split("’")[0] in NEGATIVE_PREFERENCE_VERBS
-            statement = f"{'dislikes' if negative else 'likes' if verb in ('like', 'love', 'enjoy') else 'prefers'} {topic}"
-            words = set(re.findall(r"[a-z]+", topic.lower()))
-        category = next((c for c, cues in english.PREFERENCE_CATEGORIES.items() if cues & words), "general")
-        found.append(ExtractedPreference(
-            category=category, preference=statement, confidence=0.7,
-            topic=preference_topic(topic), polarity="negative" if negative else "positive",
-        ))
-    return found
+    for form in PREFERENCE_FORMS:
+        for match in form.pattern.finditer(text):
+            topic = TOPIC_END.split(text[match.end():], maxsplit=1)[0].strip(" ,")
+            if not topic or REFERENCE_TOPIC.match(topic):
+                continue
+            groups = {k: v.strip() for k, v in match.groupdict().items() if v}
+            words = set(re.findall(r"[a-z]+", f"{groups.get('about', '')} {topic}".lower()))
+            found.append((match.start(), ExtractedPreference(
+                category=next((c for c, cues in english.PREFERENCE_CATEGORIES.items() if cues & words), "general"),
+                preference=form.statement.format(topic=topic, **groups), confidence=PREFERENCE_CONFIDENCE,
+                topic=preference_topic(topic), polarity=form.polarity,
+            )))
+    return [preference for _, preference in sorted(found, key=lambda pair: pair[0])]

@@ -19,7 +19,9 @@ AUX = (r"(?:(?:has|have|had|was|were|is|are|am|will|would|recently|just|also|the
        r"first|eventually|has been|had been|both|currently)\s+)*")
 DET = r"(?:(?:the|a|an|its|their|his|her|our|my|your|this|that|same)\s+)*"
 NUM = r"(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|many|some|a few|new)\s+)?"
-ROLE = r"[a-z][a-z -]{0,40}?"
+# Words that make "a big fan of X" or "a regular customer of X" something other than a job at X.
+NOT_ROLES = r"fans?|lovers?|admirers?|supporters?|enthusiasts?|followers?|customers?|clients?|users?|subscribers?|part"
+ROLE = rf"(?!(?:[a-z-]+ )*?(?:{NOT_ROLES})\b)[a-z][a-z -]{{0,40}}?"
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,44 @@ IMPLICIT_EVENT = re.compile(
 )
 # A plural subject whose members know each other: "the two met", "both are friends".
 MUTUAL_ACQUAINTANCE = re.compile(rf"\s+{AUX}(?:met|meet|know each other|are friends|became friends|have known)\b")
+
+
+@dataclass(frozen=True)
+class PreferenceForm:
+    """A way of stating a preference: what opens it, its polarity, and how the stored statement reads.
+
+    The topic is the text after the opening, up to the end of its clause; `statement` may also use
+    the pattern's own groups ("favourite {about}: {topic}").
+    """
+
+    pattern: re.Pattern
+    polarity: str
+    statement: str
+
+
+def preference_form(pattern: str, polarity: str, statement: str) -> PreferenceForm:
+    return PreferenceForm(re.compile(pattern, re.IGNORECASE), polarity, statement)
+
+
+FIRST_PERSON = r"\b(?:i|we)(?:\s+(?:really|strongly|much|always|usually|absolutely|totally|just|also|still|truly|so))*\s+"
+FIRST_PERSON_IS = r"\b(?:i['’]m|i\s+am|we['’]re|we\s+are)\s+(?:(?:really|so|very|such|a|an|big|huge|great|massive|real|true|longtime|long-time)\s+)*"
+# "Wanting" is left out: "I want to help people" is a plan, not a preference.
+PREFERENCE_FORMS = [
+    preference_form(rf"{FIRST_PERSON}prefer\s+|\b(?:i|we)(?:['’]d|\s+would)\s+(?:much\s+)?rather\s+", "positive", "prefers {topic}"),
+    preference_form(rf"{FIRST_PERSON}(?:like|love|enjoy|adore)\s+", "positive", "likes {topic}"),
+    preference_form(rf"{FIRST_PERSON}(?:hate|dislike|detest|avoid|can['’]t stand|cannot stand)\s+", "negative", "dislikes {topic}"),
+    preference_form(rf"{FIRST_PERSON}(?:do\s+not|don['’]t|never)\s+(?:like|want|enjoy|eat|drink)\s+", "negative", "dislikes {topic}"),
+    preference_form(rf"{FIRST_PERSON_IS}(?:fans?\s+of|into|passionate about|obsessed with|crazy about)\s+", "positive", "likes {topic}"),
+    preference_form(r"\bmy\s+favou?rite\s+(?P<about>[a-z ]+?)\s+(?:is|are)\s+", "positive", "favourite {about}: {topic}"),
+    preference_form(r"\bplease\s+(?P<lead>always)\s+", "positive", "{lead} {topic}"),
+    preference_form(r"\bplease\s+(?P<lead>never|don['’]t|do not)\s+", "negative", "{lead} {topic}"),
+]
+# Where a preference's topic ends: the sentence, a dash, "but", or a comma or "and" before a new clause.
+TOPIC_END = re.compile(r"[.!?;]|\s*[-–—]\s+|\s+but\s+|,\s+(?=(?:it|that|which|so|and i|i|we|they|you|this|there)\b)"
+                       r"|\s+and\s+(?=(?:it|i|that|this|we)\b)", re.IGNORECASE)
+# A topic that is only a reference or a clause ("I love it", "I love that you came") says nothing by itself.
+REFERENCE_TOPIC = re.compile(r"^(?:it|that|this|them|these|those|you|him|her|how|what|when|where|who|why|when)\b",
+                             re.IGNORECASE)
 
 
 def predicate_cardinality(predicate: str) -> str:

@@ -7,8 +7,11 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from memory.extraction import Turn, get_extractor
+from memory.extraction.dates import stated_date
 from memory.extraction.offline import OfflineExtractor
 from memory.extraction.openai_extractor import OpenAIExtractor
+from memory.extraction.rules import predicate_cardinality
+from memory.ingest import extraction_from_explicit
 from tests.conftest import ROOT
 from tests.memory.extraction_heldout import CASES, FRESH_CASES, score
 
@@ -243,3 +246,83 @@ def test_attributes_become_single_valued_has_facts():
         ("Build_412", "HAS_STATUS", "blocked", "single"),
         ("Report_Weekly", "OWNED_BY", "Imogen Tate", "single"),
     }
+
+
+def test_an_assistants_first_person_is_the_assistant_never_the_person():
+    lisbon = Turn(role="user", content="I live in Lisbon.")
+    said_by_assistant = extract("Nice! I live in Porto. I love surfing.", role="assistant", context=[lisbon])
+    assert said_by_assistant.facts == [] and said_by_assistant.preferences == []
+    assert types(said_by_assistant) == {"Porto": "LOCATION"}
+    said_by_person = extract("Nice! I live in Porto. I love surfing.", role="user", context=[lisbon])
+    assert facts(said_by_person) == {("user", "RESIDES_AT", "Porto")}
+    assert [p.preference for p in said_by_person.preferences] == ["likes surfing"]
+
+
+def test_third_parties_an_assistant_names_are_still_read():
+    result = extract("Priya Nair works at Globex.", role="assistant")
+    assert facts(result) == {("Priya Nair", "EMPLOYED_BY", "Globex")}
+
+
+@pytest.mark.parametrize(("text", "people"), [
+    ("Wow Mel, that's great!", {"Mel"}),
+    ("Hey Caroline! Was it fun?", {"Caroline"}),
+    ("Wow Sam, thanks Sam!", {"Sam"}),
+    ("Yeah John, Let's keep up the good work and make a difference.", {"John"}),
+    ("Congrats Caroline! Remember Jon, Just do it!", {"Caroline", "Jon"}),
+    ("Thanks, Maria! I really appreciate your support, It means a lot to me.", {"Maria"}),
+    ("Life is good. Dancing is my passion. Hard work pays off. Setbacks are part of it.", set()),
+    ("OMG that's awesome! BTW see you on Fri.", set()),
+])
+def test_greetings_interjections_vocatives_and_openers_are_not_names(text, people):
+    assert types(extract(text)) == {name: "PERSON" for name in people}
+
+
+def test_a_possessive_opener_is_not_an_entity():
+    result = extract("My colleague Priya Nair works at Globex.")
+    assert types(result) == {"Priya Nair": "PERSON", "Globex": "ORGANIZATION"}
+    assert facts(result) == {("Priya Nair", "EMPLOYED_BY", "Globex")}
+
+
+def test_being_a_fan_is_a_preference_not_employment():
+    result = extract("I'm a big fan of Nintendo games.")
+    assert result.facts == [] and result.relations == []
+    assert [(p.preference, p.topic, p.polarity) for p in result.preferences] == [
+        ("likes Nintendo games", "nintendo games", "positive"),
+    ]
+    assert facts(extract("I'm a game designer at Nintendo.")) == {("user", "EMPLOYED_BY", "Nintendo")}
+
+
+@pytest.mark.parametrize(("text", "valid_from"), [
+    ("Since 3 March 2025 I work at Contoso Bank.", date(2025, 3, 3)),
+    ("On March 3, 2025 I joined Contoso Bank.", date(2025, 3, 3)),
+    ("On 2025-03-03 I joined Contoso Bank.", date(2025, 3, 3)),
+    ("I joined Contoso Bank on the 3rd of March 2025.", date(2025, 3, 3)),
+    ("In March 2025 I joined Contoso Bank.", date(2025, 3, 1)),
+    ("Since 2019 I work at Contoso Bank.", date(2019, 1, 1)),
+    ("I joined Contoso Bank on 3 March.", date(2026, 3, 3)),
+    ("I joined Contoso Bank on 21 March.", date(2025, 3, 21)),
+    ("I joined Contoso Bank last Saturday.", date(2026, 3, 14)),
+    ("I joined Contoso Bank two weeks ago.", date(2026, 3, 6)),
+    ("I joined Contoso Bank yesterday.", date(2026, 3, 19)),
+    ("I joined Contoso Bank last month.", date(2026, 2, 20)),
+    ("I joined Contoso Bank.", None),
+])
+def test_absolute_and_relative_dates_against_the_messages_own_day(text, valid_from):
+    result = extract(text, reference_date=date(2026, 3, 20))  # a Friday
+    assert [(f.predicate, f.object, f.valid_from) for f in result.facts] == [("EMPLOYED_BY", "Contoso Bank", valid_from)]
+
+
+def test_relative_dates_need_the_reference_date_and_may_is_a_month_only_capitalised():
+    assert [f.valid_from for f in extract("I joined Contoso Bank two weeks ago.").facts] == [None]
+    assert stated_date("We may march in May 2024.", reference_date=None) == date(2024, 5, 1)
+    assert stated_date("It may rain.", reference_date=date(2026, 3, 20)) is None
+
+
+@pytest.mark.parametrize(("predicate", "cardinality"), [
+    ("EMPLOYED_BY", "single"), ("HAS_STATUS", "single"), ("KNOWS", "multi"), ("LIVES_IN", "single"),
+])
+def test_predicate_cardinality_is_decided_in_one_place(predicate, cardinality):
+    with override_settings(SINGLE_VALUED_PREDICATES=["EMPLOYED_BY", "LIVES_IN"]):
+        assert predicate_cardinality(predicate) == cardinality
+        assert extraction_from_explicit({"facts": [
+            {"subject": "user", "predicate": predicate, "object": "x"}]}).facts[0].cardinality == cardinality

@@ -79,3 +79,31 @@ def test_the_stub_serves_embeddings_to_the_sdk_embedder(openai_stub):
         vectors = OpenAIEmbedder().embed(["alpha", "beta", "alpha"])
     assert vectors.shape == (3, 16)
     assert float(vectors[0] @ vectors[2]) == pytest.approx(1.0) and float(vectors[0] @ vectors[1]) < 0.99
+
+
+def test_the_prompt_names_the_sender_and_an_assistant_states_nothing_about_the_person(openai_stub):
+    context = [Turn(role="user", content="I live in Lisbon.")]
+    result = get_extractor().extract(
+        text="Nice! Marta Kowalski joined Fjord Systems. I prefer green tea.", role="assistant", context=context,
+    )
+    prompt = openai_stub.requests[-1]["body"]["messages"][-1]["content"]
+    assert "[user] I live in Lisbon." in prompt and "Sent by: assistant\nMessage:\n" in prompt
+    assert "assistant's \"I live in Porto\" states nothing about the user" in openai_stub.requests[-1]["body"]["messages"][0]["content"]
+    assert result.preferences == []  # the stub, like a careless model, returned the assistant's own preference
+    assert [(r.source, r.type, r.target) for r in result.relations] == [("Marta Kowalski", "EMPLOYED_BY", "Fjord Systems")]
+
+
+@pytest.mark.parametrize(("role", "kept"), [("user", 1), ("assistant", 0), ("tool", 0)])
+def test_facts_and_preferences_about_the_user_count_only_when_the_user_spoke(role, kept):
+    with override_settings(OPENAI_API_KEY="sk-test", OPENAI_BASE_URL="http://127.0.0.1:9/v1"):
+        extractor = OpenAIExtractor()
+    payload = {
+        "entities": [{"name": "Porto", "type": "LOCATION", "aliases": [], "mentions": ["Porto"]}],
+        "relations": [],
+        "facts": [{"subject": "user", "predicate": "RESIDES_AT", "object": "Porto", "valid_from": "2025-03-03"},
+                  {"subject": "Porto", "predicate": "LOCATED_IN", "object": "Portugal", "valid_from": None}],
+        "preferences": [{"category": "Food", "preference": "doesn't eat meat", "topic": " The Meat.", "polarity": "negative"}],
+    }
+    result = extractor._parse(payload, text="I live in Porto since 3 March 2025 and I don't eat meat.", role=role)
+    assert [f.subject for f in result.facts] == ["user"] * kept + ["Porto"]
+    assert [(p.category, p.topic, p.polarity) for p in result.preferences] == [("food", "meat", "negative")] * kept
