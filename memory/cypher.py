@@ -12,6 +12,7 @@ SCHEMA = [
     "CREATE FULLTEXT INDEX fact_text IF NOT EXISTS FOR (f:Fact) ON EACH [f.subject, f.predicate, f.object, f.user_id]",
     "CREATE INDEX conversation_user_session IF NOT EXISTS FOR (c:Conversation) ON (c.user_id, c.session_id)",
     "CREATE INDEX message_user_client IF NOT EXISTS FOR (m:Message) ON (m.user_id, m.client_id)",
+    "CREATE INDEX preference_user_topic IF NOT EXISTS FOR (p:Preference) ON (p.user_id, p.topic)",
 ]
 
 # --- writes -----------------------------------------------------------------------------------
@@ -22,7 +23,11 @@ MERGE (u:User {user_id: $user_id})
 MERGE (c:Conversation {user_id: $user_id, session_id: $session_id})
   ON CREATE SET c.uid = randomUUID(), c.agent_id = $agent_id, c.created_at = datetime(), c.last_seq = 0
 MERGE (u)-[:HAS_CONVERSATION]->(c)
-RETURN c.uid
+WITH c
+// The time of the last message: a new one may not be said before it.
+OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(tail:Message)
+WHERE NOT (tail)-[:NEXT_MESSAGE]->()
+RETURN c.uid AS uid, tail.created_at AS last_created_at
 """
 
 # Locks the conversation node first (SET), so the tail read after it is the committed one even if
@@ -39,7 +44,7 @@ WITH c, tail, i, $messages[i] AS row
 CREATE (m:Message {
   uid: randomUUID(), user_id: $user_id, role: row.role, content: row.content, embedding: row.embedding,
   seq: c.last_seq + i + 1, client_id: row.client_id, content_hash: row.content_hash, agent_id: $agent_id,
-  created_at: datetime() + duration({microseconds: i}), extraction_status: 'pending', explicit: row.explicit
+  created_at: row.created_at, stored_at: datetime(), extraction_status: 'pending', explicit: row.explicit
 })
 CREATE (c)-[:HAS_MESSAGE]->(m)
 WITH c, tail, collect(m) AS created
@@ -256,10 +261,11 @@ RETURN t.uid, t.task, t.outcome, t.success, score, collect(coalesce(s.action, s.
 MESSAGE_FOR_EXTRACTION = """
 MATCH (c:Conversation)-[:HAS_MESSAGE]->(m:Message {uid: $uid, user_id: $user_id})
 OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(earlier:Message)
-WHERE earlier.seq < m.seq AND earlier.seq >= m.seq - 3
+WHERE earlier.seq < m.seq AND earlier.seq >= m.seq - 4
 WITH m, earlier ORDER BY earlier.seq
-RETURN m.content, m.role, m.agent_id, m.extraction_status, m.explicit, m.created_at,
-       collect(earlier {.role, .content})
+RETURN m.content AS content, m.role AS role, m.agent_id AS agent_id, m.extraction_status AS status,
+       m.explicit AS explicit, m.created_at AS created_at, m.seq AS seq, m.stored_at AS stored_at,
+       collect(earlier {.role, .content}) AS earlier
 """
 
 MESSAGE_EXTRACTION_STATUS = """
@@ -267,115 +273,179 @@ MATCH (m:Message {uid: $uid, user_id: $user_id})
 SET m.extraction_status = $status, m.extraction_error = $error
 """
 
-# The subject's canonical entities: those not merged into another.
-ENTITIES_CANONICAL = """
-MATCH (e:Entity {user_id: $user_id})
-WHERE NOT EXISTS { MATCH (e)-[s:SAME_AS]->() WHERE s.status IN ['auto', 'confirmed'] }
-RETURN e.uid, e.name, e.type, e.aliases, e.embedding
-ORDER BY e.created_at DESC LIMIT $limit
-"""
-
-# A decision already taken on a pair is never proposed again.
-SAME_AS_DECIDED = """
-MATCH (a:Entity {uid: $a, user_id: $user_id})-[s:SAME_AS]-(b:Entity {uid: $b, user_id: $user_id})
-RETURN s.status
+# Taken first in every extraction write of a person: the User node's write lock, held until commit,
+# serialises them, so resolution and supersession always see what was committed before.
+PERSON_WRITE_LOCK = """
+MERGE (u:User {user_id: $user_id})
+  ON CREATE SET u.uid = randomUUID(), u.created_at = datetime()
+SET u._lock = coalesce(u._lock, 0) + 1
 """
 
 # Every write of an extraction starts from its message, so a message deleted meanwhile gets nothing.
-ENTITY_MERGE = """
+# The uid is derived from person, type and normal name, so two writers always meet in one node (the
+# uid is unique); name, embedding and created_at come from the earliest statement, whichever
+# message was extracted first, and aliases are the sorted union of every statement's.
+ENTITIES_MERGE = """
 MATCH (m:Message {uid: $message_uid, user_id: $user_id})
-MERGE (e:Entity {uid: $uid})
-  ON CREATE SET e.user_id = $user_id, e.name = $name, e.type = $type, e.aliases = $aliases,
-                e.embedding = $embedding, e.created_at = datetime()
+UNWIND $entities AS row
+MERGE (e:Entity {uid: row.uid})
+  ON CREATE SET e.user_id = $user_id, e.type = row.type, e.key = row.key, e.aliases = []
+WITH m, e, row, e.first_key IS NULL OR $statement_key < e.first_key AS earliest
+SET e.name = CASE WHEN earliest THEN row.name ELSE e.name END,
+    e.embedding = CASE WHEN earliest THEN row.embedding ELSE e.embedding END,
+    e.created_at = CASE WHEN earliest THEN $created_at ELSE e.created_at END,
+    e.first_key = CASE WHEN earliest THEN $statement_key ELSE e.first_key END,
+    e.aliases = COLLECT { UNWIND coalesce(e.aliases, []) + row.aliases AS alias RETURN DISTINCT alias ORDER BY alias }
 MERGE (m)-[r:MENTIONS]->(e)
-  ON CREATE SET r.confidence = $confidence, r.start = $start, r.end = $end
-RETURN e.uid
+  ON CREATE SET r.confidence = row.confidence, r.start = row.start, r.end = row.end
+RETURN count(*) AS written
 """
 
-# Proposes (pending) or applies (auto) a merge of `from` into `into`; an auto merge adds the name
-# as an alias of `into` and remembers which aliases it added, so an undo can take exactly those back.
-SAME_AS_CREATE = """
-MATCH (a:Entity {uid: $from_uid, user_id: $user_id}), (b:Entity {uid: $into_uid, user_id: $user_id})
-MERGE (a)-[s:SAME_AS]->(b)
-  ON CREATE SET s.status = $status, s.confidence = $confidence, s.scores = $scores, s.evidence = $evidence,
-                s.created_at = datetime(),
-                s.added_aliases = CASE WHEN $status = 'auto'
-                  THEN [x IN [a.name] + a.aliases WHERE NOT x IN b.aliases AND x <> b.name] ELSE [] END
-WITH b, s
-FOREACH (alias IN CASE WHEN s.status = 'auto' THEN s.added_aliases ELSE [] END |
-  SET b.aliases = b.aliases + alias)
-RETURN s.status
-"""
-
-RELATION_MERGE = """
+# A relation's confidence, valid_from and source message are those of its earliest statement.
+RELATIONS_MERGE = """
 MATCH (:Message {uid: $message_uid, user_id: $user_id})
-MATCH (a:Entity {uid: $source, user_id: $user_id}), (b:Entity {uid: $target, user_id: $user_id})
-MERGE (a)-[r:RELATED_TO {type: $type}]->(b)
-  ON CREATE SET r.confidence = $confidence, r.valid_from = $valid_from, r.message_uid = $message_uid
+UNWIND $relations AS row
+MATCH (a:Entity {uid: row.source, user_id: $user_id}), (b:Entity {uid: row.target, user_id: $user_id})
+MERGE (a)-[r:RELATED_TO {type: row.type}]->(b)
+WITH r, row, r.first_key IS NULL OR row.statement_key < r.first_key AS earliest
+SET r.confidence = CASE WHEN earliest THEN row.confidence ELSE r.confidence END,
+    r.valid_from = CASE WHEN earliest THEN row.valid_from ELSE r.valid_from END,
+    r.message_uid = CASE WHEN earliest THEN $message_uid ELSE r.message_uid END,
+    r.first_key = CASE WHEN earliest THEN row.statement_key ELSE r.first_key END
+RETURN count(*) AS written
 """
 
-# An identical current fact only gains provenance; otherwise the fact is created (idempotently).
-FACT_MERGE = """
+# One node per subject, predicate and object; each message stating it is one EXTRACTED_FROM with the
+# statement's order key and valid time. Its text and embedding are the earliest statement's; its
+# status and validity are settled afterwards (TIMELINE_SETTLE), a retracted fact stays retracted.
+FACTS_MERGE = """
 MATCH (m:Message {uid: $message_uid, user_id: $user_id})
-OPTIONAL MATCH (same:Fact {user_id: $user_id, predicate: $predicate, status: 'current'})
-WHERE toLower(same.subject) = toLower($subject) AND toLower(same.object) = toLower($object)
-  AND same.uid <> $uid
-WITH m, same LIMIT 1
-CALL (same) {
-  WITH same WHERE same IS NULL
-  MERGE (f:Fact {uid: $uid})
-    ON CREATE SET f.user_id = $user_id, f.subject = $subject, f.predicate = $predicate, f.object = $object,
-                  f.embedding = $embedding, f.confidence = $confidence, f.valid_from = $valid_from,
-                  f.recorded_at = datetime(), f.status = 'current'
-  RETURN f
-  UNION
-  WITH same WHERE same IS NOT NULL
-  RETURN same AS f
-}
-MERGE (f)-[:EXTRACTED_FROM]->(m)
-WITH f
-CALL (f) {
-  UNWIND $about AS entity_uid
-  MATCH (e:Entity {uid: entity_uid, user_id: $user_id})
-  MERGE (f)-[:ABOUT]->(e)
+UNWIND $facts AS row
+MERGE (f:Fact {uid: row.uid})
+  ON CREATE SET f.user_id = $user_id, f.predicate = row.predicate, f.status = 'current'
+WITH m, f, row, f.first_key IS NULL OR row.statement_key < f.first_key AS earliest
+SET f.subject = CASE WHEN earliest THEN row.subject ELSE f.subject END,
+    f.object = CASE WHEN earliest THEN row.object ELSE f.object END,
+    f.embedding = CASE WHEN earliest THEN row.embedding ELSE f.embedding END,
+    f.confidence = CASE WHEN earliest THEN row.confidence ELSE f.confidence END,
+    f.cardinality = row.cardinality,
+    f.first_key = CASE WHEN earliest THEN row.statement_key ELSE f.first_key END
+MERGE (f)-[e:EXTRACTED_FROM]->(m)
+WITH f, e, row, e.key IS NULL OR row.statement_key < e.key AS first_here
+SET e.key = CASE WHEN first_here THEN row.statement_key ELSE e.key END,
+    e.valid_from = CASE WHEN first_here THEN row.valid_from ELSE e.valid_from END
+WITH f, row
+CALL (f, row) {
+  UNWIND row.about AS entity_uid
+  MATCH (x:Entity {uid: entity_uid, user_id: $user_id})
+  MERGE (f)-[:ABOUT]->(x)
   RETURN count(*) AS linked
 }
-RETURN f.uid
+RETURN count(*) AS written
 """
 
-# Closes the current facts with the same subject and predicate but another object.
-FACT_SUPERSEDE = """
-MATCH (new:Fact {uid: $uid, user_id: $user_id, status: 'current'})
-MATCH (old:Fact {user_id: $user_id, predicate: new.predicate, status: 'current'})
-WHERE old <> new AND toLower(old.subject) = toLower(new.subject) AND toLower(old.object) <> toLower(new.object)
-  AND old.recorded_at <= new.recorded_at
-SET old.status = 'superseded', old.expired_at = new.recorded_at,
-    old.valid_until = coalesce(new.valid_from, new.recorded_at)
-MERGE (old)-[:SUPERSEDED_BY]->(new)
-RETURN old.uid
+# Every statement of the facts that share a subject and predicate, for settling which is current.
+FACT_STATEMENTS = """
+MATCH (f:Fact {user_id: $user_id, predicate: $predicate})
+WHERE toLower(f.subject) = $subject_key AND f.status IN ['current', 'superseded']
+MATCH (f)-[e:EXTRACTED_FROM]->(m:Message)
+WHERE e.key IS NOT NULL
+RETURN f.uid AS uid,
+       collect({key: e.key, valid_from: e.valid_from, stored_at: coalesce(m.stored_at, m.created_at)}) AS statements
 """
 
-PREFERENCES_CURRENT = """
-MATCH (p:Preference {user_id: $user_id, category: $category, status: 'current'})
-RETURN p.uid, p.preference
-"""
-
-PREFERENCE_MERGE = """
+# One node per topic and polarity, with a statement per message as for facts; HAS_PREFERENCE once.
+PREFERENCES_MERGE = """
 MATCH (m:Message {uid: $message_uid, user_id: $user_id})
-MERGE (p:Preference {uid: $uid})
-  ON CREATE SET p.user_id = $user_id, p.category = $category, p.preference = $preference,
-                p.embedding = $embedding, p.confidence = $confidence, p.valid_from = datetime(),
-                p.status = 'current'
-MERGE (p)-[:EXTRACTED_FROM]->(m)
-WITH p
 MATCH (u:User {user_id: $user_id})
+UNWIND $preferences AS row
+MERGE (p:Preference {uid: row.uid})
+  ON CREATE SET p.user_id = $user_id, p.topic = row.topic, p.polarity = row.polarity, p.status = 'current'
+WITH m, u, p, row, p.first_key IS NULL OR row.statement_key < p.first_key AS earliest
+SET p.category = CASE WHEN earliest THEN row.category ELSE p.category END,
+    p.preference = CASE WHEN earliest THEN row.preference ELSE p.preference END,
+    p.embedding = CASE WHEN earliest THEN row.embedding ELSE p.embedding END,
+    p.confidence = CASE WHEN earliest THEN row.confidence ELSE p.confidence END,
+    p.first_key = CASE WHEN earliest THEN row.statement_key ELSE p.first_key END
+MERGE (p)-[e:EXTRACTED_FROM]->(m)
+SET e.key = row.statement_key, e.valid_from = row.valid_from
 MERGE (u)-[:HAS_PREFERENCE]->(p)
-WITH p
-UNWIND $supersedes AS old_uid
-MATCH (old:Preference {uid: old_uid, user_id: $user_id, status: 'current'})
-SET old.status = 'superseded', old.valid_until = p.valid_from
-MERGE (old)-[:SUPERSEDED_BY]->(p)
-RETURN count(old)
+RETURN count(*) AS written
+"""
+
+PREFERENCE_STATEMENTS = """
+MATCH (p:Preference {user_id: $user_id, topic: $topic})
+WHERE p.status IN ['current', 'superseded']
+MATCH (p)-[e:EXTRACTED_FROM]->(m:Message)
+WHERE e.key IS NOT NULL
+RETURN p.uid AS uid,
+       collect({key: e.key, valid_from: e.valid_from, stored_at: coalesce(m.stored_at, m.created_at)}) AS statements
+"""
+
+# Writes what ingest.timeline_settle worked out for one group; SUPERSEDED_BY edges inside the group
+# follow it, while an edge to a retracted node (a reviewer's revert) is kept as the record.
+_TIMELINE_SETTLE = """
+UNWIND $rows AS row
+MATCH (n:{label} {{uid: row.uid, user_id: $user_id}})
+SET n.status = row.status, n.valid_from = row.valid_from, n.valid_until = row.valid_until,
+    n.recorded_at = row.recorded_at, n.expired_at = row.expired_at
+WITH n, row
+CALL (n, row) {{
+  MATCH (n)-[old:SUPERSEDED_BY]->(other:{label})
+  WHERE other.status <> 'retracted' AND (row.superseded_by IS NULL OR other.uid <> row.superseded_by)
+  DELETE old
+  RETURN count(*) AS dropped
+}}
+CALL (n, row) {{
+  WITH n, row WHERE row.superseded_by IS NOT NULL
+  MATCH (new:{label} {{uid: row.superseded_by, user_id: $user_id}})
+  MERGE (n)-[:SUPERSEDED_BY]->(new)
+  RETURN count(*) AS linked
+}}
+RETURN count(*) AS settled
+"""
+TIMELINE_SETTLE = {label: _TIMELINE_SETTLE.format(label=label) for label in ("Fact", "Preference")}
+
+# Pairs of one of the message's entities with another of the person's of the same type, with the
+# names and the aliases each has of its own (not those a merge added), and their cosine in [-1, 1].
+ENTITY_PAIRS = """
+MATCH (mine:Entity {user_id: $user_id}) WHERE mine.uid IN $uids
+MATCH (other:Entity {user_id: $user_id, type: mine.type}) WHERE other.uid <> mine.uid
+WITH mine, other LIMIT $limit
+WITH mine, other,
+     CASE WHEN mine.embedding IS NULL OR other.embedding IS NULL THEN 0.0
+          ELSE 2 * vector.similarity.cosine(mine.embedding, other.embedding) - 1 END AS similarity
+RETURN mine {.uid, .name, .type, aliases: [a IN coalesce(mine.aliases, []) WHERE NOT a IN
+              reduce(acc = [], x IN [(:Entity)-[s:SAME_AS]->(mine) | coalesce(s.added_aliases, [])] | acc + x)]} AS mine,
+       other {.uid, .name, .type, aliases: [a IN coalesce(other.aliases, []) WHERE NOT a IN
+              reduce(acc = [], x IN [(:Entity)-[s:SAME_AS]->(other) | coalesce(s.added_aliases, [])] | acc + x)]} AS other,
+       similarity
+"""
+
+# Proposes (pending) or applies (auto) a merge of `from` into `into`. A pair keeps the strongest
+# evidence it was ever scored with (ties: the earliest message), so the result does not depend on
+# the order messages were extracted in; a decided pair (confirmed, rejected, undone) is left alone.
+# An auto merge adds the names of `from` as aliases of `into` and remembers which, for an undo.
+SAME_AS_UPSERT = """
+UNWIND $links AS link
+MATCH (a:Entity {uid: link.from_uid, user_id: $user_id}), (b:Entity {uid: link.into_uid, user_id: $user_id})
+WHERE NOT EXISTS { MATCH (b)-[:SAME_AS]->(a) }
+MERGE (a)-[s:SAME_AS]->(b)
+  ON CREATE SET s.status = 'pending', s.created_at = datetime(), s.added_aliases = []
+WITH a, b, link, s
+WHERE s.status IN ['pending', 'auto']
+  AND (s.confidence IS NULL OR link.confidence > s.confidence
+       OR (link.confidence = s.confidence AND link.evidence_key < coalesce(s.evidence_key, '')))
+WITH a, b, link, s, s.status = 'pending' AND link.status = 'auto' AS merging
+SET s.confidence = link.confidence, s.scores = link.scores, s.evidence = link.evidence,
+    s.evidence_key = link.evidence_key, s.status = CASE WHEN merging THEN 'auto' ELSE s.status END,
+    s.added_aliases = CASE WHEN merging
+      THEN [x IN [a.name] + link.from_aliases WHERE NOT x IN coalesce(b.aliases, []) AND x <> b.name]
+      ELSE s.added_aliases END
+SET b.aliases = CASE WHEN merging
+  THEN COLLECT { UNWIND coalesce(b.aliases, []) + s.added_aliases AS alias RETURN DISTINCT alias ORDER BY alias }
+  ELSE b.aliases END
+RETURN count(*) AS linked
 """
 
 # --- review decisions -------------------------------------------------------------------------

@@ -1,41 +1,70 @@
 """Turn one stored message into long-term memory: extraction, resolution, supersession.
 
-Every write is keyed by ids derived from the message, so running it twice changes nothing.
+What a message states is keyed by what it is about, not by the message: an entity by its person,
+type and normal name, a fact by its subject, predicate and object, a preference by its topic and
+polarity. Each statement links its node to the message (EXTRACTED_FROM, MENTIONS) with the time it
+was said, and every property that several statements could set comes from the earliest of them.
+Which fact or preference is current is then worked out from all statements in the order they were
+said (a stated valid_from, then the message's created_at, then its seq), so the graph is a function
+of the messages and their order, never of the order extraction ran in. Running it twice changes
+nothing.
 """
 
 import hashlib
 import json
 import re
 import uuid
-from dataclasses import asdict
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, datetime, time, timezone
 
-import numpy as np
 from neo4j.exceptions import ClientError
 from neomodel import db
-from rapidfuzz import fuzz
 
 from governance.selectors import subject_is_erased
 from memory import cypher
 from memory.embeddings import get_embedder
-from memory.extraction import ExtractedEntity, ExtractedFact, ExtractedPreference, ExtractedRelation, Extraction
-from memory.extraction import Turn, get_extractor
-from memory.extraction.names import name_core
-from memory.extraction.rules import predicate_cardinality
+from memory.extraction import ExtractedEntity, ExtractedFact, ExtractedPreference, Extraction, Turn, get_extractor
+from memory.extraction.names import name_core, name_tokens
+from memory.extraction.rules import predicate_cardinality, preference_topic
 from memory.models import Agent, Subject
-from memory.resolution.scoring import Candidate, score_pairs
+from memory.resolution.scoring import Candidate, score_pair
 from memory.selectors import consented_categories
 
 ENTITY_NOT_FOUND = "Neo.ClientError.Statement.EntityNotFound"
-CANDIDATE_LIMIT = 2000
+TIME_KEY = "%Y-%m-%dT%H:%M:%S.%f"
+CANDIDATE_LIMIT = 5000
 NEGATIVE = re.compile(r"^(?:dis|does not |doesn't |do not |don't |never |hates? |avoids? )", re.IGNORECASE)
 POLARITY_WORDS = re.compile(
     r"^(?:(?:does not|doesn't|do not|don't|never)\s+)?"
     r"(?:likes?|loves?|enjoys?|prefers?|dislikes?|hates?|avoids?|wants?|is into|favou?rs?)\s+", re.IGNORECASE)
 
 
+@dataclass(frozen=True)
+class Statement:
+    """When a message was said: its own time, its place in the conversation, when it was stored."""
+
+    message_uid: str
+    created_at: datetime
+    seq: int
+    stored_at: datetime
+
+    def key(self, valid_from: date | None = None, index: int = 0) -> str:
+        """Return a string that sorts statements in the order they were said; a stated valid_from comes first.
+
+        `index` orders the statements of one message (a later one in the same message wins).
+        """
+        said = _utc(self.created_at).strftime(TIME_KEY)
+        stated = _utc(datetime.combine(valid_from, time(), self.created_at.tzinfo)).strftime(TIME_KEY) if valid_from \
+            else said
+        return f"{stated}|{said}|{self.seq:012d}|{self.message_uid}|{index:04d}"
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.astimezone(timezone.utc).replace(tzinfo=None)
+
+
 def derived_uid(*parts: str) -> str:
-    """Return a stable uuid for something derived from a message, so re-runs find it again."""
+    """Return a stable uuid for what several messages may state, so every statement finds the same node."""
     return str(uuid.UUID(hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:32]))
 
 
@@ -47,27 +76,32 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
     """
     if subject_is_erased(user_id=user_id):
         return "gone"
-    rows, _ = db.cypher_query(cypher.MESSAGE_FOR_EXTRACTION, {"uid": message_uid, "user_id": user_id})
+    rows, columns = db.cypher_query(cypher.MESSAGE_FOR_EXTRACTION, {"uid": message_uid, "user_id": user_id})
     if not rows:
         return "gone"
-    content, role, agent_id, status, explicit, created_at, earlier = rows[0]
-    if status == "done":
+    row = dict(zip(columns, rows[0]))
+    if row["status"] == "done":
         return "done"
     subject = Subject.objects.filter(user_id=user_id).first()
-    agent = Agent.objects.filter(agent_id=agent_id).first()
+    agent = Agent.objects.filter(agent_id=row["agent_id"]).first()
     if subject is None or "long_term" not in consented_categories(subject=subject, agent=agent):
         _set_status(message_uid, user_id, "skipped", "No consent for long-term memory when extraction ran.")
         return "skipped"
-    if explicit:
-        extraction = extraction_from_explicit(json.loads(explicit))
+    created_at = row["created_at"].to_native()
+    statement = Statement(message_uid=message_uid, created_at=created_at, seq=row["seq"],
+                          stored_at=(row["stored_at"] or row["created_at"]).to_native())
+    if row["explicit"]:
+        extraction = extraction_from_explicit(json.loads(row["explicit"]))
     else:
         extraction = get_extractor().extract(
-            text=content, role=role, context=[Turn(role=t["role"], content=t["content"]) for t in earlier],
-            reference_date=created_at.to_native().date(),
+            text=row["content"], role=row["role"], reference_date=created_at.date(),
+            context=[Turn(role=t["role"], content=t["content"]) for t in row["earlier"]],
         )
+    vectors = _embed(extraction)
     try:
         with db.transaction:
-            memory_write(user_id=user_id, message_uid=message_uid, text=content, extraction=extraction)
+            memory_write(user_id=user_id, statement=statement, text=row["content"], extraction=extraction,
+                         vectors=vectors)
             _set_status(message_uid, user_id, "done", None)
     except ClientError as exc:
         if exc.code == ENTITY_NOT_FOUND:  # deleted while we wrote: the transaction rolled back
@@ -87,6 +121,11 @@ def message_extraction_failed(*, message_uid: str, user_id: str, error: str) -> 
 
 def extraction_from_explicit(data: dict) -> Extraction:
     """Build an Extraction from what an agent sent with the message (it skips the extractor)."""
+    preferences = []
+    for p in data.get("preferences", []):
+        topic, negative = _preference_topic(p["preference"])
+        preferences.append(ExtractedPreference(category=p["category"], preference=p["preference"], confidence=1.0,
+                                               topic=topic, polarity="negative" if negative else "positive"))
     return Extraction(
         entities=[ExtractedEntity(name=e["name"], type=e["type"], aliases=list(e.get("aliases", [])))
                   for e in data.get("entities", [])],
@@ -99,36 +138,36 @@ def extraction_from_explicit(data: dict) -> Extraction:
             )
             for f in data.get("facts", [])
         ],
-        preferences=[ExtractedPreference(category=p["category"], preference=p["preference"], confidence=1.0,
-                                         topic=_preference_topic(p["preference"])[0],
-                                         polarity="negative" if _preference_topic(p["preference"])[1] else "positive")
-                     for p in data.get("preferences", [])],
+        preferences=preferences,
         extractor="explicit",
     )
 
 
-def memory_write(*, user_id: str, message_uid: str, text: str, extraction: Extraction) -> None:
-    """Write an extraction's entities, relations, facts and preferences for one message."""
-    entity_uids = _entities_write(user_id=user_id, message_uid=message_uid, text=text,
-                                  entities=extraction.entities)
-    for relation in extraction.relations:
-        _relation_write(user_id=user_id, message_uid=message_uid, relation=relation, entity_uids=entity_uids)
-    facts = extraction.facts
-    fact_vectors = get_embedder().embed([_fact_text(f) for f in facts]) if facts else []
-    for i, (fact, vector) in enumerate(zip(facts, fact_vectors)):
-        uid = derived_uid(user_id, message_uid, "fact", str(i), fact.subject, fact.predicate, fact.object)
-        about = [entity_uids[k] for k in (_key(fact.subject), _key(fact.object)) if k in entity_uids]
-        rows, _ = db.cypher_query(cypher.FACT_MERGE, {
-            "uid": uid, "user_id": user_id, "message_uid": message_uid, "subject": fact.subject,
-            "predicate": fact.predicate, "object": fact.object, "embedding": vector.tolist(),
-            "confidence": fact.confidence, "valid_from": fact.valid_from, "about": about,
-        })
-        if fact.cardinality == "single" and rows and rows[0][0] == uid:
-            db.cypher_query(cypher.FACT_SUPERSEDE, {"uid": uid, "user_id": user_id})
-    preferences = extraction.preferences
-    vectors = get_embedder().embed([p.preference for p in preferences]) if preferences else []
-    for i, (preference, vector) in enumerate(zip(preferences, vectors)):
-        _preference_write(user_id=user_id, message_uid=message_uid, index=i, preference=preference, vector=vector)
+def _embed(extraction: Extraction) -> dict[str, list]:
+    """Embed every entity name, fact and preference of one message in one call, before any lock is taken."""
+    texts = {"entities": [e.name for e in extraction.entities], "facts": [_fact_text(f) for f in extraction.facts],
+             "preferences": [p.preference for p in extraction.preferences]}
+    flat = [text for group in texts.values() for text in group]
+    vectors = iter(get_embedder().embed(flat) if flat else [])
+    return {kind: [next(vectors).tolist() for _ in group] for kind, group in texts.items()}
+
+
+def memory_write(*, user_id: str, statement: Statement, text: str, extraction: Extraction,
+                 vectors: dict[str, list]) -> None:
+    """Write one message's entities, relations, facts and preferences, then resolve and supersede.
+
+    The person's write lock comes first: their writes are serialised, so resolution and supersession
+    always read everything committed before them.
+    """
+    db.cypher_query(cypher.PERSON_WRITE_LOCK, {"user_id": user_id})
+    entity_uids = _entities_write(user_id=user_id, statement=statement, entities=extraction.entities,
+                                  vectors=vectors["entities"])
+    _relations_write(user_id=user_id, statement=statement, extraction=extraction, entity_uids=entity_uids)
+    _facts_write(user_id=user_id, statement=statement, facts=extraction.facts, vectors=vectors["facts"],
+                 entity_uids=entity_uids)
+    _preferences_write(user_id=user_id, statement=statement, preferences=extraction.preferences,
+                       vectors=vectors["preferences"])
+    _entities_resolve(user_id=user_id, statement=statement, text=text, uids=sorted(set(entity_uids.values())))
 
 
 def _key(name: str) -> str:
@@ -139,82 +178,177 @@ def _fact_text(fact: ExtractedFact) -> str:
     return f"{fact.subject} {fact.predicate.replace('_', ' ').lower()} {fact.object}"
 
 
-def _entities_write(*, user_id: str, message_uid: str, text: str, entities: list[ExtractedEntity]) -> dict[str, str]:
-    """Resolve each entity against the subject's graph and write it; return name keys -> entity uids."""
-    if not entities:
-        return {}
-    rows, _ = db.cypher_query(cypher.ENTITIES_CANONICAL, {"user_id": user_id, "limit": CANDIDATE_LIMIT})
-    existing = [Candidate(key=uid, name=name, type=kind, aliases=tuple(aliases or ()), embedding=_array(vector))
-                for uid, name, kind, aliases, vector in rows]
-    vectors = get_embedder().embed([e.name for e in entities])
-    fresh = [Candidate(key=str(i), name=e.name, type=e.type, aliases=tuple(e.aliases), context=text,
-                       embedding=vectors[i]) for i, e in enumerate(entities)]
-    best: dict[str, object] = {}
-    if existing:
-        for pair in score_pairs(candidates=fresh, against=existing):
-            current = best.get(pair.left)
-            if current is None or pair.combined > current.combined:
-                best[pair.left] = pair
-    uids: dict[str, str] = {}
-    for i, entity in enumerate(entities):
-        pair = best.get(str(i))
+def entity_uid(*, user_id: str, type: str, name: str) -> str:
+    """Return the one uid an entity of this person, type and normal name has, whoever writes it first."""
+    return derived_uid(user_id, "entity", type, _key(name))
+
+
+def _entities_write(*, user_id: str, statement: Statement, entities: list[ExtractedEntity],
+                    vectors: list[list]) -> dict[str, str]:
+    """Write the message's entities and mentions; return name keys -> entity uids."""
+    rows, uids = [], {}
+    for entity, vector in zip(entities, vectors):
+        uid = entity_uid(user_id=user_id, type=entity.type, name=entity.name)
         mention = entity.mentions[0] if entity.mentions else None
-        if pair is not None and pair.exact >= 1.0:
-            uid = pair.right  # the same name: this is the entity we already know
-        else:
-            uid = derived_uid(user_id, message_uid, "entity", entity.type, _key(entity.name))
-        db.cypher_query(cypher.ENTITY_MERGE, {
-            "uid": uid, "user_id": user_id, "name": entity.name, "type": entity.type, "aliases": entity.aliases,
-            "embedding": vectors[i].tolist(), "message_uid": message_uid,
+        rows.append({
+            "uid": uid, "name": entity.name, "type": entity.type, "key": _key(entity.name),
+            "aliases": sorted(set(entity.aliases) - {entity.name}), "embedding": vector,
             "confidence": mention.confidence if mention else entity.confidence,
             "start": mention.start if mention else None, "end": mention.end if mention else None,
         })
-        if pair is not None and uid != pair.right and pair.band in ("auto", "review"):
-            decided, _ = db.cypher_query(cypher.SAME_AS_DECIDED, {"a": uid, "b": pair.right, "user_id": user_id})
-            if not decided:
-                db.cypher_query(cypher.SAME_AS_CREATE, {
-                    "from_uid": uid, "into_uid": pair.right, "user_id": user_id,
-                    "status": "auto" if pair.band == "auto" else "pending", "confidence": pair.combined,
-                    "scores": json.dumps(pair.evidence()),
-                    "evidence": json.dumps({"message_uid": message_uid, "mention": entity.name,
-                                            "sample": text[:500], "mentions": [asdict(m) for m in entity.mentions]}),
-                })
         for form in entity.surface_forms:
-            uids[_key(form)] = uid
+            uids.setdefault(_key(form), uid)
+    if rows:
+        db.cypher_query(cypher.ENTITIES_MERGE, {
+            "user_id": user_id, "message_uid": statement.message_uid, "statement_key": statement.key(),
+            "created_at": statement.created_at, "entities": rows,
+        })
     return uids
 
 
-def _array(vector):
-    return np.asarray(vector, dtype=np.float32) if vector is not None else None
+def _relations_write(*, user_id: str, statement: Statement, extraction: Extraction, entity_uids: dict) -> None:
+    rows = []
+    for relation in extraction.relations:
+        source, target = entity_uids.get(_key(relation.source)), entity_uids.get(_key(relation.target))
+        if source and target:
+            rows.append({"source": source, "target": target, "type": relation.type,
+                         "confidence": relation.confidence, "valid_from": relation.valid_from or statement.created_at,
+                         "statement_key": statement.key(relation.valid_from)})
+    if rows:
+        db.cypher_query(cypher.RELATIONS_MERGE, {"user_id": user_id, "message_uid": statement.message_uid,
+                                                 "relations": rows})
 
 
-def _relation_write(*, user_id: str, message_uid: str, relation: ExtractedRelation, entity_uids: dict) -> None:
-    source, target = entity_uids.get(_key(relation.source)), entity_uids.get(_key(relation.target))
-    if source and target:
-        db.cypher_query(cypher.RELATION_MERGE, {
-            "source": source, "target": target, "user_id": user_id, "type": relation.type,
-            "confidence": relation.confidence, "valid_from": relation.valid_from, "message_uid": message_uid,
+def _facts_write(*, user_id: str, statement: Statement, facts: list[ExtractedFact], vectors: list[list],
+                 entity_uids: dict) -> None:
+    """Link each fact to the message as one statement of it, then settle which of its kind is current."""
+    rows, groups = [], {}
+    for index, (fact, vector) in enumerate(zip(facts, vectors)):
+        subject_key, object_key = fact.subject.lower(), fact.object.lower()
+        rows.append({
+            "uid": derived_uid(user_id, "fact", subject_key, fact.predicate, object_key),
+            "subject": fact.subject, "predicate": fact.predicate, "object": fact.object, "embedding": vector,
+            "confidence": fact.confidence, "valid_from": fact.valid_from or statement.created_at,
+            "statement_key": statement.key(fact.valid_from, index), "cardinality": fact.cardinality,
+            "about": [entity_uids[k] for k in (_key(fact.subject), _key(fact.object)) if k in entity_uids],
         })
+        groups[(subject_key, fact.predicate)] = fact.cardinality == "single" or groups.get((subject_key, fact.predicate))
+    if not rows:
+        return
+    db.cypher_query(cypher.FACTS_MERGE, {"user_id": user_id, "message_uid": statement.message_uid, "facts": rows})
+    for (subject_key, predicate), single in sorted(groups.items()):
+        nodes, columns = db.cypher_query(cypher.FACT_STATEMENTS, {
+            "user_id": user_id, "subject_key": subject_key, "predicate": predicate})
+        timeline_settle(label="Fact", user_id=user_id, nodes=[dict(zip(columns, n)) for n in nodes],
+                        exclusive=single)
 
 
-def _preference_write(*, user_id: str, message_uid: str, index: int, preference: ExtractedPreference,
-                      vector) -> None:
-    """Write a preference; one on the same topic with the other polarity is superseded by it."""
-    topic, negative = preference.topic, preference.polarity == "negative"
-    rows, _ = db.cypher_query(cypher.PREFERENCES_CURRENT, {"user_id": user_id, "category": preference.category})
-    uid = derived_uid(user_id, message_uid, "preference", str(index), preference.preference)
-    supersedes = []
-    for old_uid, text in rows:
-        old_topic, old_negative = _preference_topic(text)
-        if old_uid != uid and fuzz.token_set_ratio(topic, old_topic) >= 90 and old_negative != negative:
-            supersedes.append(old_uid)
-    db.cypher_query(cypher.PREFERENCE_MERGE, {
-        "uid": uid, "user_id": user_id, "message_uid": message_uid, "category": preference.category,
-        "preference": preference.preference, "embedding": vector.tolist(), "confidence": preference.confidence,
-        "supersedes": supersedes,
-    })
+def _preferences_write(*, user_id: str, statement: Statement, preferences: list[ExtractedPreference],
+                       vectors: list[list]) -> None:
+    """Link each preference to the message; the same topic and polarity is one node, the other polarity supersedes."""
+    rows, topics = [], set()
+    for index, (preference, vector) in enumerate(zip(preferences, vectors)):
+        topic = preference_topic(preference.topic) or preference_topic(preference.preference)
+        rows.append({
+            "uid": preference_uid(user_id=user_id, topic=topic, polarity=preference.polarity), "topic": topic,
+            "polarity": preference.polarity, "category": preference.category, "preference": preference.preference,
+            "embedding": vector, "confidence": preference.confidence, "statement_key": statement.key(None, index),
+            "valid_from": statement.created_at,
+        })
+        topics.add(topic)
+    if not rows:
+        return
+    db.cypher_query(cypher.PREFERENCES_MERGE, {"user_id": user_id, "message_uid": statement.message_uid,
+                                               "preferences": rows})
+    for topic in sorted(topics):
+        nodes, columns = db.cypher_query(cypher.PREFERENCE_STATEMENTS, {"user_id": user_id, "topic": topic})
+        timeline_settle(label="Preference", user_id=user_id, nodes=[dict(zip(columns, n)) for n in nodes],
+                        exclusive=True)
+
+
+def preference_uid(*, user_id: str, topic: str, polarity: str) -> str:
+    return derived_uid(user_id, "preference", topic, polarity)
+
+
+def timeline_settle(*, label: str, user_id: str, nodes: list[dict], exclusive: bool) -> None:
+    """Set validity and status of the nodes of one kind from their statements, in the order they were said.
+
+    Each node is valid from its earliest statement. When only one value holds at a time (`exclusive`),
+    the node stated last is current, and every other node is superseded by the first statement of
+    another value after its own last one: valid until that statement's time, expired when it was stored.
+    """
+    for node in nodes:
+        node["statements"].sort(key=lambda s: s["key"])
+        for s in node["statements"]:
+            s["node_uid"] = node["uid"]
+    timeline = sorted(((s["key"], node["uid"], s) for node in nodes for s in node["statements"]),
+                      key=lambda item: item[0])
+    rows = []
+    for node in nodes:
+        first = node["statements"][0]
+        row = {"uid": node["uid"], "valid_from": first["valid_from"], "recorded_at": first["stored_at"],
+               "status": "current", "valid_until": None, "expired_at": None, "superseded_by": None}
+        if exclusive:
+            last = node["statements"][-1]["key"]
+            after = next((s for key, uid, s in timeline if key > last and uid != node["uid"]), None)
+            if after is not None:
+                row.update(status="superseded", valid_until=after["valid_from"], expired_at=after["stored_at"],
+                           superseded_by=after["node_uid"])
+        rows.append(row)
+    if rows:
+        db.cypher_query(cypher.TIMELINE_SETTLE[label], {"user_id": user_id, "rows": rows})
+
+
+def _entities_resolve(*, user_id: str, statement: Statement, text: str, uids: list[str]) -> None:
+    """Propose or apply merges of the message's entities with the person's others of the same type.
+
+    A pair is scored from the entities as stored (names, their own aliases, embeddings), with the
+    message's text as evidence when the message names both. A pair already linked keeps the
+    strongest score it ever had; a decided pair (rejected, confirmed, undone) is never touched.
+    """
+    if not uids:
+        return
+    rows, columns = db.cypher_query(cypher.ENTITY_PAIRS, {"user_id": user_id, "uids": uids, "limit": CANDIDATE_LIMIT})
+    mine, links, seen = set(uids), [], set()
+    for row in (dict(zip(columns, r)) for r in rows):
+        source, into = sorted((row["mine"], row["other"]), key=_merge_rank)
+        if (source["uid"], into["uid"]) in seen:
+            continue  # a pair within the message comes twice
+        seen.add((source["uid"], into["uid"]))
+        shared = source["uid"] in mine and into["uid"] in mine
+        context = text if shared else ""
+        score = score_pair(left=_candidate(source, context), right=_candidate(into, context),
+                           embedding_similarity=round(row["similarity"], 6))
+        if score.band in ("auto", "review"):
+            evidence = {"mention": source["name"], "into": into["name"]}
+            if shared:
+                evidence.update(message_uid=statement.message_uid, sample=text[:500])
+            links.append({
+                "from_uid": source["uid"], "into_uid": into["uid"], "from_aliases": source["aliases"],
+                "status": "auto" if score.band == "auto" else "pending", "confidence": score.combined,
+                "scores": json.dumps(score.evidence(), sort_keys=True), "evidence": json.dumps(evidence, sort_keys=True),
+                "evidence_key": statement.key() if shared else "",
+            })
+    if links:
+        db.cypher_query(cypher.SAME_AS_UPSERT, {"user_id": user_id, "links": links})
+
+
+def _merge_rank(entity: dict) -> tuple:
+    """Order two entities so the one the other merges into comes last, by their names alone.
+
+    More words win ("Kestrel" into "Kestrel Robotics"); among as many words the shorter, the common
+    stem ("Anna Berger" into "Anna Berg"), then the first in alphabetical order.
+    """
+    name = entity["name"]
+    return len(name_tokens(name)), -len(name), tuple(-ord(ch) for ch in name.lower()), entity["uid"]
+
+
+def _candidate(entity: dict, context: str) -> Candidate:
+    return Candidate(key=entity["uid"], name=entity["name"], type=entity["type"],
+                     aliases=tuple(entity["aliases"] or ()), context=context)
 
 
 def _preference_topic(text: str) -> tuple[str, bool]:
     """Split "doesn't like cilantro" into ("cilantro", True)."""
     return POLARITY_WORDS.sub("", text.strip()).lower(), bool(NEGATIVE.match(text.strip()))
+

@@ -114,7 +114,8 @@ def messages_append(*, subject: Subject, agent: Agent, session_id: str, messages
         ]
     rows = [
         {"role": m["role"], "content": m["content"], "client_id": m.get("client_message_id"),
-         "content_hash": content_hash(role=m["role"], content=m["content"]), "explicit": _explicit(m)}
+         "content_hash": content_hash(role=m["role"], content=m["content"]), "explicit": _explicit(m),
+         "created_at": m.get("created_at")}
         for m in messages
     ]
     # Embed before taking the lock, so the lock is held only for the write.
@@ -134,31 +135,36 @@ def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: l
 
     A row is a repeat when its client id is already stored in the conversation, or, without a
     client id, when the same role and content are among the last few messages (a retried call).
+    A row's `created_at` (default: now, or the previous message's time if that is later) may not
+    be earlier than the message before it: the chain's order is the order of time too.
     """
     lock = conversation_lock(user_id=user_id, session_id=session_id)
     if not lock.acquire():
         raise ConversationBusy("Another append to this conversation is taking too long; retry shortly.")
     try:
         with db.transaction:
-            conversation_uid = db.cypher_query(
+            (conversation_uid, previous), = db.cypher_query(
                 cypher.CONVERSATION_MERGE, {"user_id": user_id, "session_id": session_id, "agent_id": agent_id}
-            )[0][0][0]
+            )[0]
+            previous = previous.to_native() if previous is not None else None
             seen, _ = db.cypher_query(cypher.MESSAGES_SEEN, {
                 "user_id": user_id, "session_id": session_id, "window": 2 * len(rows),
                 "client_ids": [r["client_id"] for r in rows if r["client_id"]],
                 "hashes": [r["content_hash"] for r in rows if not r["client_id"]],
             })
             known = {(client_id or digest): (uid, seq) for uid, seq, client_id, digest in seen}
-            results, fresh = [], []
-            for row in rows:
+            results, fresh, now = [], [], timezone.now()
+            for index, row in enumerate(rows):
                 key = row["client_id"] or row["content_hash"]
                 if key in known:
                     uid, seq = known[key]
                     results.append({"client_message_id": row["client_id"], "stored": False, "reason": "duplicate",
                                     "uid": uid, "seq": seq, "detail": "Already stored; nothing was written twice."})
                     continue
+                previous = _message_time(index=index, given=row.get("created_at"), previous=previous, now=now,
+                                         count=len(rows))
                 results.append(None)
-                fresh.append(row)
+                fresh.append({**row, "created_at": previous})
                 known[key] = (None, None)  # a batch may not repeat itself either
             created = []
             if fresh:
@@ -176,6 +182,19 @@ def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: l
             results[i] = {"client_message_id": client_id, "stored": True, "uid": uid, "seq": seq}
             message_extract.delay(uid, user_id)
     return results
+
+
+def _message_time(*, index: int, given: datetime | None, previous: datetime | None, now: datetime,
+                  count: int) -> datetime:
+    """Return the time to store for the message at `index`, refusing one earlier than the one before it."""
+    if given is None:
+        return max(now, previous) if previous else now
+    if previous and given < previous:
+        fields = [{} for _ in range(count)]
+        fields[index] = {"created_at": [f"Earlier than the message before it ({previous.isoformat()})."]}
+        raise ApplicationError(f"messages[{index}].created_at is earlier than the message before it; "
+                               "nothing was stored.", {"fields": {"messages": fields}})
+    return given
 
 
 def trace_start(*, subject: Subject, agent: Agent, session_id: str, task: str) -> str:

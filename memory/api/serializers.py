@@ -1,7 +1,11 @@
 """Input bounds of the agent API, in one place (the README lists them)."""
 
 import json
+from datetime import timedelta
 
+from django.conf import settings
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
 from memory.graph import ENTITY_TYPES, MESSAGE_ROLES
@@ -47,6 +51,26 @@ class BoundedJSONField(serializers.JSONField):
         return value
 
 
+class MessageTimeField(serializers.DateTimeField):
+    """An ISO 8601 time with its UTC offset, at most MESSAGE_CLOCK_SKEW_SECONDS in the future."""
+
+    def to_internal_value(self, value):
+        try:
+            naive = isinstance(value, str) and (parsed := parse_datetime(value)) is not None and parsed.tzinfo is None
+        except ValueError:
+            naive = False
+        if naive:
+            raise serializers.ValidationError("Give the UTC offset too, e.g. 2025-03-03T18:30:00+01:00.")
+        moment = super().to_internal_value(value)
+        skew = settings.MESSAGE_CLOCK_SKEW_SECONDS
+        if moment > timezone.now() + timedelta(seconds=skew):
+            raise serializers.ValidationError(f"More than {skew} seconds in the future.")
+        return moment
+
+    def enforce_timezone(self, value):
+        return value  # keep the speaker's offset: "yesterday" is their yesterday
+
+
 class ExplicitEntitySerializer(StrictSerializer):
     name = serializers.CharField(max_length=200)
     type = serializers.ChoiceField(choices=ENTITY_TYPES)
@@ -72,6 +96,11 @@ class MessageInSerializer(StrictSerializer):
     content = serializers.CharField(max_length=MAX_CONTENT_CHARS, trim_whitespace=False)
     client_message_id = serializers.RegexField(CLIENT_ID, required=False,
                                                help_text="Makes re-sends idempotent (1-128 of A-Z a-z 0-9 . _ : @ -).")
+    created_at = MessageTimeField(
+        required=False,
+        help_text="When the message was said (ISO 8601 with offset), for imports and clients that batch: the "
+                  "reference for relative dates and the default valid time of what it states. Not earlier than "
+                  "the message before it, not more than a few minutes in the future; default: now.")
     # Memory the agent already knows: it skips extraction but still goes through resolution and supersession.
     entities = ExplicitEntitySerializer(many=True, required=False, max_length=MAX_EXPLICIT)
     facts = ExplicitFactSerializer(many=True, required=False, max_length=MAX_EXPLICIT)
