@@ -1,0 +1,244 @@
+"""The demo: people, agents and weeks of memory written the way agents and workers write them.
+
+Wiring, so it may reach every app: memory's append and trace services with the worker's extraction
+step run inline, governance's export and erasure services with their workers' steps run inline.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from governance import selectors as governance_selectors
+from governance import services as governance_services
+from governance.models import ErasureJob, ErasureScope, JobStatus
+from knowledge.models import RetrievalProfile
+from memory import ingest, services
+from memory.context import ContextRequest, context_build
+from memory.models import SCOPES, Agent, Subject
+from memory.selectors import consented_categories
+
+PERSON = {"email": "demo@example.com", "password": "demo-password", "is_staff": False}
+STAFF = {"email": "admin@example.com", "password": "admin-password", "is_staff": True}
+FORMER = {"email": "former@example.com", "password": "former-password", "is_staff": False}
+ASSISTANT = {"agent_id": "demo-assistant", "name": "Demo assistant", "scopes": list(SCOPES)}
+CALENDAR = {"agent_id": "demo-calendar", "name": "Calendar helper", "scopes": ["context:read", "messages:write"]}
+TOKEN_NAME = "make run demo"
+
+
+@dataclass(frozen=True)
+class Trace:
+    task: str
+    thought: str
+    tool: str
+    arguments: dict
+    result: dict
+    observation: str
+    outcome: str
+
+
+@dataclass(frozen=True)
+class Session:
+    """One conversation, `days_ago` before the load, its turns two minutes apart."""
+
+    session_id: str
+    days_ago: int
+    agent_id: str
+    turns: list[tuple[str, str]]
+    trace: Trace | None = None
+    then_erase_reasoning: bool = False
+
+    def start(self, now: datetime) -> datetime:
+        return (now - timedelta(days=self.days_ago)).replace(hour=9, minute=30, second=0, microsecond=0)
+
+
+def person_sessions(now: datetime) -> list[Session]:
+    """Return the demo person's eight weeks, oldest first; one statement carries a date of its own."""
+    moved = now - timedelta(days=19)
+    return [
+        Session("week-1-moving-in", 56, ASSISTANT["agent_id"], [
+            ("user", "Hi! I just moved to Lisbon. I work at Acme Corp as a data engineer."),
+            ("assistant", "Welcome to Lisbon! How is the new role at Acme Corp going?"),
+            ("user", "Good so far. I like window seats."),
+            ("assistant", "Noted: window seats from now on."),
+            ("user", "Find me a coffee place near the office, please."),
+            ("assistant", "There is a roastery four minutes from the office."),
+        ], Trace("Find a coffee place near the office", "Look near the user's workplace", "search_places",
+                 {"near": "Acme Corp", "kind": "coffee"}, {"places": 4}, "4 places within 500 m",
+                 "Suggested the roastery"), then_erase_reasoning=True),
+        Session("week-2-porto-trip", 48, ASSISTANT["agent_id"], [
+            ("user", "Can you book me a flight from Lisbon to Porto on Friday?"),
+            ("assistant", "Booked: Friday 9:05 to Porto, window seat."),
+            ("user", "Thanks. My colleague Jonathan Smith will join me in Porto."),
+            ("assistant", "I will add Jonathan Smith to the booking note."),
+        ], Trace("Book a flight from Lisbon to Porto on Friday", "Check the user's seat preference first",
+                 "search_flights", {"from": "LIS", "to": "OPO", "date": "friday"}, {"flights": 3},
+                 "3 flights on Friday", "Booked the 9:05 flight, window seat")),
+        Session("week-4-interview", 34, ASSISTANT["agent_id"], [
+            ("user", "Northwind Logistics invited me to an interview next week."),
+            ("assistant", "Good luck! Shall I block the morning in your calendar?"),
+            ("user", "Yes please. I love jazz."),
+            ("assistant", "There is a jazz quartet in Alfama on Thursday."),
+        ]),
+        Session("week-5-farewell", 27, ASSISTANT["agent_id"], [
+            ("user", "I had lunch with Marta Ribeiro from Acme Corp."),
+            ("assistant", "How was it?"),
+            ("user", "Lovely. Marta Ribeiro is organising my farewell party."),
+        ]),
+        Session("week-6-new-job", 21, ASSISTANT["agent_id"], [
+            ("user", "Big news: I work at Globex now."),
+            ("assistant", "Congratulations on the new job!"),
+            ("user", "Jonathon Smith sent me a farewell card from the old team."),
+            ("assistant", "That was kind of him."),
+            ("user", "Marta sent the photos from the farewell party."),
+        ]),
+        Session("week-6-calendar", 19, CALENDAR["agent_id"], [
+            ("user", "Put my first day at the new job on my calendar for Monday at ten."),
+            ("assistant", "Added for Monday at 10:00."),
+        ]),
+        Session("week-7-moving-again", 14, ASSISTANT["agent_id"], [
+            ("user", f"Since {moved:%B} {moved.day}, {moved.year} I live in Porto."),
+            ("assistant", "Porto it is. Your address book is updated."),
+            ("user", "I don't like window seats anymore. I like aisle seats."),
+            ("assistant", "Aisle seats from now on."),
+        ]),
+        Session("week-8-train", 3, ASSISTANT["agent_id"], [
+            ("user", "Book me a train from Porto to Lisbon on Monday."),
+            ("assistant", "Booked: Monday 7:39 to Lisbon, aisle seat."),
+        ], Trace("Book a train from Porto to Lisbon on Monday", "Check the user's seat preference first",
+                 "search_trains", {"from": "Porto", "to": "Lisbon", "date": "monday"}, {"trains": 5},
+                 "5 trains on Monday", "Booked the 7:39 train, aisle seat")),
+    ]
+
+
+FORMER_SESSION = Session("trying-it-out", 30, ASSISTANT["agent_id"], [
+    ("user", "I live in Madrid and I work at Initech."),
+    ("assistant", "Nice to meet you!"),
+])
+
+
+class Command(BaseCommand):
+    help = ("Create the demo person, a staff member, two agents and weeks of memory through the product's own "
+            "write path; a second run keeps what exists and only rotates the demo token.")
+
+    def handle(self, *args, **options):
+        now = timezone.now()
+        with transaction.atomic():
+            person = self._user(PERSON)
+            self._user(STAFF)
+            assistant, calendar = self._agent(ASSISTANT), self._agent(CALENDAR)
+            for token in assistant.tokens.filter(name=TOKEN_NAME, revoked_at__isnull=True):
+                services.agent_token_revoke(token=token)
+            _, secret = services.agent_token_issue(agent=assistant, name=TOKEN_NAME)
+            if not calendar.tokens.exists():
+                services.agent_token_issue(agent=calendar, name=TOKEN_NAME)
+            subject = services.subject_get_or_create(user=person)
+            for agent in (assistant, calendar):
+                if not agent.grants.filter(subject=subject, revoked_at__isnull=True).exists():
+                    services.grant_create(subject=subject, agent=agent, actor=person)
+            if "reasoning" in consented_categories(subject=subject, agent=calendar):
+                services.consent_record(subject=subject, agent=calendar, category="reasoning", granted=False,
+                                        actor=person)
+                self.stdout.write("Withdrew the calendar helper's consent to reasoning traces")
+            for profile in RetrievalProfile.objects.all():
+                profile.agents.add(assistant)
+        agents = {ASSISTANT["agent_id"]: assistant, CALENDAR["agent_id"]: calendar}
+        for session in person_sessions(now):
+            self._session(subject, agents[session.agent_id], session, now)
+        self._export(subject)
+        self._former(assistant, now)
+        self.stdout.write(f"Demo agent '{assistant.agent_id}' token (shown once, revoked at the next load): {secret}")
+        self.stdout.write(f"Demo user's public id: {subject.user_id}")
+        counts = governance_selectors.node_counts(user_id=subject.user_id)
+        self.stdout.write("Demo memory: " + ", ".join(f"{n} {label}" for label, n in counts.items() if n))
+
+    def _user(self, spec: dict):
+        user, created = get_user_model().objects.get_or_create(
+            username=spec["email"].split("@")[0],
+            defaults={"email": spec["email"], "is_staff": spec["is_staff"], "is_superuser": spec["is_staff"]},
+        )
+        if created:
+            user.set_password(spec["password"])
+            user.save()
+        EmailAddress.objects.update_or_create(user=user, email=spec["email"],
+                                              defaults={"verified": True, "primary": True})
+        self.stdout.write(f"{'Created' if created else 'Kept'} {spec['email']}")
+        return user
+
+    def _agent(self, spec: dict) -> Agent:
+        agent, created = Agent.objects.get_or_create(
+            agent_id=spec["agent_id"], defaults={"name": spec["name"], "scopes": spec["scopes"]})
+        self.stdout.write(f"{'Created' if created else 'Kept'} agent {agent.agent_id} ({', '.join(agent.scopes)})")
+        return agent
+
+    def _session(self, subject: Subject, agent: Agent, session: Session, now: datetime) -> None:
+        """Ask for context as the agent would, append the turns, extract each as the worker would.
+
+        A session already stored is kept as it is, with what followed it.
+        """
+        if any(c["session_id"] == session.session_id
+               for c in governance_selectors.conversation_list(user_id=subject.user_id, limit=200)):
+            self.stdout.write(f"Kept session {session.session_id}")
+            return
+        start = session.start(now)
+        self._context(subject, agent, session.session_id, next(text for role, text in session.turns if role == "user"))
+        results = services.messages_append(subject=subject, agent=agent, session_id=session.session_id, messages=[
+            {"role": role, "content": content, "client_message_id": f"{session.session_id}-{i}",
+             "created_at": start + timedelta(minutes=2 * i)} for i, (role, content) in enumerate(session.turns)])
+        outcomes = [ingest.message_extract(message_uid=r["uid"], user_id=subject.user_id)
+                    for r in results if r["stored"]]
+        self.stdout.write(f"Stored session {session.session_id} ({start:%Y-%m-%d}, {agent.agent_id}): "
+                          f"{len(outcomes)} messages, extraction {', '.join(sorted(set(outcomes)))}")
+        if session.trace:
+            self._trace(subject, agent, session.session_id, session.trace)
+        if session.then_erase_reasoning:
+            self._erase_reasoning(subject)
+
+    def _context(self, subject: Subject, agent: Agent, session_id: str, query: str) -> None:
+        """Recall memory for the turn and log what the agent was given, as the context API does."""
+        result = context_build(subject=subject, agent=agent,
+                               request=ContextRequest(session_id=session_id, query=query),
+                               categories=consented_categories(subject=subject, agent=agent))
+        services.access_record(subject=subject, agent=agent, session_id=session_id, items=result["items"])
+
+    def _trace(self, subject: Subject, agent: Agent, session_id: str, trace: Trace) -> None:
+        uid = services.trace_start(subject=subject, agent=agent, session_id=session_id, task=trace.task)
+        services.trace_step_add(subject=subject, trace_uid=uid, thought=trace.thought, action=trace.tool,
+                                observation=trace.observation, tool_calls=[
+                                    {"tool_name": trace.tool, "arguments": trace.arguments, "result": trace.result,
+                                     "status": "success", "duration_ms": 412.0}])
+        services.trace_complete(subject=subject, trace_uid=uid, outcome=trace.outcome, success=True)
+        self.stdout.write(f"Recorded the reasoning trace '{trace.task}'")
+
+    def _erase_reasoning(self, subject: Subject) -> None:
+        """Erase the person's reasoning traces as they asked on the consent page, run as the worker runs it."""
+        job = governance_services.erasure_request(subject=subject, scope=ErasureScope.CATEGORY, category="reasoning")
+        job = governance_services.subject_erase(job_id=job.pk)
+        self.stdout.write(f"Erased the reasoning traces: {job.nodes_deleted} nodes, "
+                          f"{reverse('governance:erasure_detail', args=[job.public_id])}")
+
+    def _export(self, subject: Subject) -> None:
+        ready = next((job for job in governance_selectors.export_list(subject=subject) if job.is_downloadable), None)
+        if ready is None:
+            ready = governance_services.export_build(job_id=governance_services.export_request(subject=subject).pk)
+            self.stdout.write(f"Built an export: {ready.items_total} nodes, {ready.size_bytes} bytes")
+        else:
+            self.stdout.write("Kept the export, downloadable until "
+                              f"{timezone.localtime(ready.expires_at):%Y-%m-%d %H:%M}")
+
+    def _former(self, agent: Agent, now: datetime) -> None:
+        """A person who tried the portal and deleted their account: the content-free tombstone it leaves."""
+        job = ErasureJob.objects.filter(scope=ErasureScope.ACCOUNT, status=JobStatus.DONE).first()
+        if job is None:
+            subject = services.subject_get_or_create(user=self._user(FORMER))
+            services.grant_create(subject=subject, agent=agent, actor=subject.account)
+            self._session(subject, agent, FORMER_SESSION, now)
+            job = governance_services.erasure_request(subject=subject, scope=ErasureScope.ACCOUNT)
+            job = governance_services.subject_erase(job_id=job.pk)
+            self.stdout.write(f"Deleted the account {FORMER['email']}: {job.nodes_deleted} nodes")
+        self.stdout.write(f"A deleted account's tombstone: {reverse('governance:account_deleted', args=[job.public_id])}")

@@ -1,0 +1,233 @@
+"""The demo, loaded by `load_demo` through the product's write path, and a browser walk over every page.
+
+The walk enumerates the URL patterns of governance/urls.py and review/urls.py, so a new page
+without a visit here fails the test. Pages that only accept POST are reached by submitting the
+form that leads to them.
+"""
+
+import csv
+import io
+import json
+import zipfile
+from datetime import timedelta
+
+import pytest
+from django.contrib import admin
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+from neomodel import db
+
+from governance import selectors as governance_selectors
+from governance import urls as governance_urls
+from governance.models import ErasureJob, ErasureScope, JobStatus
+from memory import selectors as memory_selectors
+from memory.models import Agent, Subject
+from review.urls import review_urls
+from tests.conftest import SCREENSHOTS
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WALK_SCREENSHOTS = SCREENSHOTS / "walk"
+PERSON, STAFF = ("demo@example.com", "demo-password"), ("admin@example.com", "admin-password")
+SAME_AS = "MATCH (a:Entity {user_id: $u})-[s:SAME_AS]->(b:Entity) RETURN a.name, b.name, s.status, a.uid, b.uid"
+
+
+def _load() -> str:
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+def _token(output: str) -> str:
+    return output.split("token (shown once, revoked at the next load): ")[1].split()[0]
+
+
+def _counts(user_id: str) -> dict:
+    rows, _ = db.cypher_query("MATCH (n {user_id: $u}) RETURN labels(n)[0], count(*)", {"u": user_id})
+    return dict(rows)
+
+
+@pytest.fixture
+def demo(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    return _load()
+
+
+def test_demo_fills_every_kind_of_memory_once(demo, client):
+    subject = Subject.objects.get(account__email=PERSON[0])
+    user = subject.user_id
+    counts = _counts(user)
+    assert counts["Conversation"] >= 6 and counts["Message"] >= 25 and counts["ReasoningTrace"] == 2
+    facts = {(f["object"], f["status"]) for f in memory_selectors.item_list(user_id=user, kind="facts")["items"]}
+    assert {("Acme Corp", "superseded"), ("Globex", "current"), ("Lisbon", "superseded"), ("Porto", "current")} <= facts
+    preferences = {(p["preference"], p["status"])
+                   for p in memory_selectors.item_list(user_id=user, kind="preferences")["items"]}
+    assert ("likes window seats", "superseded") in preferences and ("likes aisle seats", "current") in preferences
+    same_as = {(a, b): status for a, b, status, *_ in db.cypher_query(SAME_AS, {"u": user})[0]}
+    assert same_as[("Jonathon Smith", "Jonathan Smith")] == "pending"
+    assert same_as[("Marta", "Marta Ribeiro")] == "auto"
+    erasure = ErasureJob.objects.get(subject=subject)
+    assert (erasure.scope, erasure.category, erasure.status) == (ErasureScope.CATEGORY, "reasoning", JobStatus.DONE)
+    assert erasure.tombstone.residue_total == 0 and erasure.nodes_deleted == 3
+    account = ErasureJob.objects.get(scope=ErasureScope.ACCOUNT)
+    assert account.subject is None and account.tombstone.residue_total == 0
+    assert [job.is_downloadable for job in governance_selectors.export_list(subject=subject)] == [True]
+    calendar = Agent.objects.get(agent_id="demo-calendar")
+    assert "traces:write" not in calendar.scopes
+    assert memory_selectors.consented_categories(subject=subject, agent=calendar) == {"history", "long_term"}
+
+    again = _load()
+    assert _counts(user) == counts
+    assert ErasureJob.objects.count() == 2 and len(governance_selectors.export_list(subject=subject)) == 1
+    assert Agent.objects.get(agent_id="demo-assistant").tokens.filter(revoked_at__isnull=True).count() == 1
+    body = {"user_id": user, "query": "Which seat do I like on flights?"}
+    answer = client.post("/api/v1/context", body, content_type="application/json",
+                         HTTP_AUTHORIZATION=f"Bearer {_token(again)}")
+    assert answer.status_code == 200 and "aisle" in answer.json()["context"]
+    refused = client.post("/api/v1/context", body, content_type="application/json",
+                          HTTP_AUTHORIZATION=f"Bearer {_token(demo)}")
+    assert refused.status_code == 401
+
+
+class Walk:
+    """A signed-in browser page that visits URLs, checks them and keeps a screenshot of each."""
+
+    def __init__(self, browser, base_url: str, login: tuple[str, str]):
+        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        self.page.set_default_timeout(15_000)
+        self.base_url = base_url
+        self.page.goto(f"{base_url}/accounts/login/")
+        self.page.fill("input[name=login]", login[0])
+        self.page.fill("input[name=password]", login[1])
+        self.page.click("button[type=submit]")
+        self.page.wait_for_load_state()
+        self.visited: set[str] = set()
+
+    def visit(self, name: str, url: str, *expected: str, shot: str = "") -> None:
+        response = self.page.goto(f"{self.base_url}{url}")
+        self.check(name, response.status, *expected, shot=shot)
+
+    def check(self, name: str, status: int, *expected: str, shot: str = "") -> None:
+        url = self.page.url
+        assert status < 400, f"{name}: {url} answered {status}"
+        assert "/accounts/login/" not in url, f"{name}: {url} asked to sign in"
+        text = self.page.locator("body").inner_text().lower()
+        for value in expected:
+            assert value.lower() in text, f"{name}: {value!r} not on {url}"
+        self.page.screenshot(path=str(WALK_SCREENSHOTS / f"{shot or name.replace(':', '-')}.png"), full_page=True)
+        self.visited.add(name)
+
+    def submit(self, name: str, selector: str, *expected: str, shot: str = "") -> None:
+        """Submit the form of a POST-only page from the page that holds it, and check where it leads."""
+        with self.page.expect_navigation() as navigation:
+            self.page.click(selector)
+        self.check(name, navigation.value.status, *expected, shot=shot)
+
+    def download(self, name: str, url: str) -> bytes:
+        response = self.page.context.request.get(f"{self.base_url}{url}")
+        assert response.status == 200, f"{name}: {url} answered {response.status}"
+        self.visited.add(name)
+        return response.body()
+
+
+def _pattern_names() -> tuple[set[str], set[str]]:
+    governance = {f"governance:{p.name}" for p in governance_urls.urlpatterns}
+    review = {f"admin:{p.name}" for p in review_urls(admin.site)}
+    return governance, review
+
+
+def _item(user_id: str, kind: str, field: str, value: str) -> dict:
+    return next(i for i in memory_selectors.item_list(user_id=user_id, kind=kind)["items"] if i.get(field) == value)
+
+
+def test_walk_every_page_of_the_demo(demo, chromium, live_server):
+    _, browser = chromium
+    WALK_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    subject = Subject.objects.get(account__email=PERSON[0])
+    user = subject.user_id
+    erasure = ErasureJob.objects.get(subject=subject)
+    account = ErasureJob.objects.get(scope=ErasureScope.ACCOUNT)
+    export = governance_selectors.export_list(subject=subject).first()
+    conversation = next(c for c in governance_selectors.conversation_list(user_id=user)
+                        if c["session_id"] == "week-6-new-job")
+    items = {
+        "messages": (_item(user, "messages", "content", "Big news: I work at Globex now."), "Big news"),
+        "facts": (_item(user, "facts", "object", "Globex"), "Globex"),
+        "preferences": (_item(user, "preferences", "preference", "likes aisle seats"), "aisle seats"),
+        "entities": (_item(user, "entities", "name", "Jonathan Smith"), "Jonathan Smith"),
+        "traces": (_item(user, "traces", "task", "Book a train from Porto to Lisbon on Monday"), "Book a train"),
+    }
+
+    me = Walk(browser, live_server.url, PERSON)
+    g = lambda name, *args, **kwargs: reverse(f"governance:{name}", args=args, kwargs=kwargs)  # noqa: E731
+    me.visit("governance:overview", g("overview"), "Demo assistant", "Calendar helper", shot="01-overview")
+    me.visit("governance:consent", g("consent"), "Calendar helper", "Reasoning traces",
+             "withdrawn", shot="03-consent-ledger")
+    me.visit("governance:consent_erase", g("consent_erase", "reasoning"), "Reasoning traces",
+             shot="02-consent-withdrawn-offer-erase")
+    me.visit("governance:agent_list", g("agent_list"), "Demo assistant", "Calendar helper")
+    me.submit("governance:agent_pause", "[data-testid=pause-demo-calendar]", "Calendar helper is paused",
+              shot="04-agent-paused")
+    me.page.click("[data-testid=resume-demo-calendar]")
+    me.visit("governance:agent_revoke", g("agent_revoke", "demo-calendar"), "Calendar helper")
+    me.visit("governance:conversation_list", g("conversation_list"), "week-8-train", "week-1-moving-in")
+    me.visit("governance:conversation_detail", g("conversation_detail", conversation["uid"]),
+             "Big news: I work at Globex now.", "Jonathon Smith sent me a farewell card", shot="14-conversation")
+    for kind, (item, value) in items.items():
+        me.visit("governance:item_list", g("item_list", kind), value, shot=f"item-list-{kind}")
+        me.visit("governance:item_detail", g("item_detail", kind, item["uid"]), value,
+                 shot="06-entity-neighbourhood" if kind == "entities" else f"item-detail-{kind}")
+        me.visit("governance:item_forget", g("item_forget", kind, item["uid"]), value, shot=f"item-forget-{kind}")
+    me.visit("governance:access_list", g("access_list"), "Demo assistant", "Calendar helper", shot="08-access-log")
+    me.visit("governance:export_list", g("export_list"), "Done")
+    me.visit("governance:export_detail", g("export_detail", export.public_id), "Download", shot="05-export-ready")
+    archive = zipfile.ZipFile(io.BytesIO(me.download("governance:export_download", g("export_download",
+                                                                                      export.public_id))))
+    assert json.loads(archive.read("manifest.json"))["user_id"] == user
+    assert "I work at Globex now." in archive.read("nodes/Message.json").decode()
+    counts = governance_selectors.node_counts(user_id=user)
+    me.visit("governance:erase", g("erase"), f"{counts['messages']} messages", f"{counts['facts']} facts",
+             "2 agents", shot="09-erase-confirmation")
+    me.visit("governance:erasure_detail", g("erasure_detail", erasure.public_id), "reasoning", "nothing left",
+             shot="10-erasure-tombstone")
+    me.visit("governance:account_delete", g("account_delete"), "account")
+    me.visit("governance:account_deleted", g("account_deleted", account.public_id), "deleted")
+
+    staff = Walk(browser, live_server.url, STAFF)
+    r = lambda name, *args: reverse(f"admin:{name}", args=args)  # noqa: E731
+    person = f"?user={PERSON[0]}"
+    pending = {a: (a_uid, b_uid) for a, b, status, a_uid, b_uid in db.cypher_query(SAME_AS, {"u": user})[0]}
+    acme = _item(user, "facts", "object", "Acme Corp")
+    train, flight = items["traces"][0]["uid"], _item(user, "traces", "task", "Book a flight from Lisbon to Porto on Friday")
+    staff.visit("admin:review_index", r("review_index"), "Merge", shot="review-index")
+    staff.visit("admin:review_mergeproposal_list", r("review_mergeproposal_list"), "Jonathon Smith", "Jonathan Smith",
+                shot="11-merge-queue")
+    staff.visit("admin:review_mergeproposal_decided", r("review_mergeproposal_decided"), "Marta Ribeiro",
+                shot="16-merges-decided")
+    staff.visit("admin:review_mergeproposal_undo", r("review_mergeproposal_undo", user, *pending["Marta"]), "Undo")
+    staff.visit("admin:review_fact_timeline", f"{r('review_fact_timeline')}{person}&subject=user", "Acme Corp",
+                "Globex", "Lisbon", "Porto", shot="12-fact-timeline")
+    assert staff.page.locator("svg.timeline rect").count() >= 4
+    weeks_ago = (timezone.now() - timedelta(days=30)).strftime("%Y-%m-%d %H:%M")
+    staff.visit("admin:review_fact_asof", f"{r('review_fact_asof')}{person}&as_of={weeks_ago}", "Acme Corp",
+                shot="17-facts-as-of")
+    staff.visit("admin:review_fact_revert", r("review_fact_revert", user, acme["uid"]), "Acme Corp")
+    staff.visit("admin:review_trace_list", f"{r('review_trace_list')}{person}", "Book a train", "Book a flight",
+                shot="18-trace-list")
+    staff.visit("admin:review_trace_detail", r("review_trace_detail", user, train), "search_trains",
+                "Book a flight from Lisbon to Porto on Friday", shot="13-trace-tree")
+    staff.visit("admin:review_trace_delete", r("review_trace_delete", user, flight["uid"]), "Delete")
+    staff.visit("admin:review_auditevent_list", r("review_auditevent_list"), "consent.withdraw", "erasure.done",
+                shot="19-audit-log")
+    rows = list(csv.reader(io.StringIO(staff.download("admin:review_auditevent_export",
+                                                      r("review_auditevent_export")).decode())))
+    assert rows[0][:3] == ["created_at", "actor", "action"] and "merge.approve" not in {row[2] for row in rows}
+    assert {"grant.create", "consent.withdraw", "erasure.request", "erasure.done"} <= {row[2] for row in rows}
+    staff.visit("admin:review_subject_erase", f"{r('review_subject_erase')}{person}", PERSON[0])
+    staff.visit("admin:review_fact_timeline", f"{r('review_fact_timeline')}{person}&subject=user", "Acme Corp")
+    staff.submit("admin:review_fact_confirm", f"form[action='{r('review_fact_confirm', user, acme['uid'])}'] "
+                 "input[type=submit]", "Supersession confirmed")
+
+    governance, review = _pattern_names()
+    assert me.visited | staff.visited == governance | review
