@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from memory.extraction import ExtractedEntity, ExtractedFact, ExtractedPreference, Extraction
 from memory.extraction.gold import GoldError, GoldTurn, gold_load, gold_score, surface
@@ -170,3 +171,15 @@ def test_bench_scores_the_configured_extractor_on_every_taskmaster_turn():
     assert section["preferences"]["gold"] == sum(len(t["preferences"]) for t in turns)
     assert 0 < section["entities"]["matched"] <= section["entities"]["predicted"]
     assert section["entities_typed"]["matched"] <= section["entities"]["matched"]
+
+
+def test_bench_scores_locomo_turns_from_a_local_copy(tiny_gold):
+    gold, locomo, _ = tiny_gold
+    out = StringIO()
+    call_command("bench_chat_gold", gold=str(gold), locomo=str(locomo), stdout=out)
+    line = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert line["locomo"] and line["by_source"]["locomo"]["turns"] == 1
+    assert line["by_source"]["locomo"]["entities"]["gold"] == 1
+    assert line["overall"]["turns"] == len(raw_turns("taskmaster.json")) + 1
+    with pytest.raises(CommandError, match="no directory"):
+        call_command("bench_chat_gold", gold=str(gold), locomo=str(locomo / "missing"), stdout=StringIO())
