@@ -229,18 +229,24 @@ def _section(scores: Sequence[tuple[GoldTurn, TurnScore]]) -> dict:
 
 
 def gold_score(*, scored: Sequence[tuple[GoldTurn, Extraction]], false_positives: int = 15) -> dict:
-    """Return precision and recall overall and per source, and the commonest false positives."""
+    """Return precision and recall overall and per source, and the commonest false positives with a turn showing each."""
     scores = [(turn, turn_score(turn=turn, extraction=extraction)) for turn, extraction in scored]
     sources = sorted({turn.source for turn, _ in scores})
-    entities = Counter(f"{e.name} ({e.type})" for _, s in scores for e in s.false_entities)
-    facts = Counter(f"{f.subject} {f.predicate} {f.object}" for _, s in scores for f in s.false_facts)
-    preferences = Counter(f"{p.polarity} {p.topic}" for _, s in scores for p in s.false_preferences)
+    kinds = {
+        "entities": lambda s: (f"{e.name} ({e.type})" for e in s.false_entities),
+        "facts": lambda s: (f"{f.subject} {f.predicate} {f.object}" for f in s.false_facts),
+        "preferences": lambda s: (f"{p.polarity} {p.topic}" for p in s.false_preferences),
+    }
+    listed = {}
+    for kind, names in kinds.items():
+        counts, first = Counter(), {}
+        for turn, score in scores:
+            for name in names(score):
+                counts[name] += 1
+                first.setdefault(name, turn.id)
+        listed[kind] = [[name, n, first[name]] for name, n in counts.most_common(false_positives)]
     return {
         "overall": _section(scores),
         "by_source": {source: _section([pair for pair in scores if pair[0].source == source]) for source in sources},
-        "false_positives": {
-            "entities": [[name, n] for name, n in entities.most_common(false_positives)],
-            "facts": [[fact, n] for fact, n in facts.most_common(false_positives)],
-            "preferences": [[topic, n] for topic, n in preferences.most_common(false_positives)],
-        },
+        "false_positives": listed,
     }

@@ -154,9 +154,9 @@ def test_scorer_arithmetic_on_a_hand_made_case():
     assert (overall["person_facts_from_assistant_turns"], overall["preferences_from_assistant_turns"],
             overall["facts_about_others"]) == (1, 1, 1)
     assert report["by_source"]["one"]["entities"]["predicted"] == 4 and report["by_source"]["two"]["entities"]["gold"] == 0
-    assert sorted(name for name, _ in report["false_positives"]["entities"]) == [
-        "Hey Mel (PERSON)", "Lisbon (LOCATION)", "Porto (LOCATION)"]
-    assert sorted(f for f, _ in report["false_positives"]["facts"]) == ["user EMPLOYED_BY Nintendo", "user RESIDES_AT Porto"]
+    assert sorted(report["false_positives"]["entities"]) == [
+        ["Hey Mel (PERSON)", 1, "a"], ["Lisbon (LOCATION)", 1, "a"], ["Porto (LOCATION)", 1, "b"]]
+    assert sorted(report["false_positives"]["facts"]) == [["user EMPLOYED_BY Nintendo", 1, "a"], ["user RESIDES_AT Porto", 1, "b"]]
 
 
 def test_bench_scores_the_configured_extractor_on_every_taskmaster_turn():

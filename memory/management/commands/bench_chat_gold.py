@@ -52,6 +52,6 @@ class Command(BaseCommand):
                 self.stdout.write(f"  {key:>15}: P {n['precision']:.3f}  R {n['recall']:.3f}  F1 {n['f1']:.3f}  "
                                   f"({n['matched']} of {n['predicted']} predicted, {n['gold']} gold)")
         for kind, items in report["false_positives"].items():
-            self.stdout.write(f"false {kind}: " + "; ".join(f"{name} x{n}" for name, n in items))
+            self.stdout.write(f"false {kind}: " + "; ".join(f"{name} x{n} (e.g. {turn})" for name, n, turn in items))
         self.stdout.write(json.dumps({"benchmark": "chat_gold", "extractor": extractor.name, "context_turns": context,
                                       "locomo": bool(locomo), **report, "seconds": round(seconds, 3)}))
