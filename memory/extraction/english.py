@@ -109,11 +109,14 @@ INTERJECTIONS = {
     "kudos", "damn", "darn", "seriously", "honestly", "really", "same", "wanna", "gonna", "gotta", "please", "love",
     "hugs", "best", "happy", "exciting", "impressive", "beautiful", "stunning", "perfect", "fair", "interesting",
 }
+# Words said to someone just before their name ("thanks Sam", "bye Jon").
+GREETINGS = {"thanks", "thank", "hey", "hi", "hello", "bye", "goodbye", "congrats", "congratulations", "cheers", "sorry",
+             "welcome", "night", "morning", "dear", "yo", "go"}
 # Chat abbreviations written in capitals: not organisations.
 CHAT_ABBREVIATIONS = {
     "ok", "btw", "lol", "omg", "tbh", "imo", "imho", "fyi", "asap", "brb", "idk", "ngl", "ty", "thx", "pls", "plz",
     "rn", "irl", "dm", "ikr", "smh", "np", "lmk", "jk", "ps", "xoxo", "lmao", "rofl", "afaik", "tbf", "fwiw", "wtf",
-    "ttyl", "gg", "ily", "bff", "diy", "aka", "rsvp", "ootd", "tgif",
+    "ttyl", "gg", "ily", "bff", "diy", "aka", "rsvp", "ootd", "tgif", "am", "pm",
 }
 # Job titles written in capitals ("as CTO"): roles, not organisations.
 ROLE_TITLES = {"ceo", "cto", "cfo", "coo", "cio", "cmo", "cpo", "ciso", "vp", "svp", "evp", "gm", "md"}

@@ -28,6 +28,7 @@ from memory.extraction.rules import (
     MUTUAL_ACQUAINTANCE,
     PREFERENCE_FORMS,
     REFERENCE_TOPIC,
+    REQUEST_TOPIC,
     RULES,
     SPEAKER,
     TOPIC_END,
@@ -64,6 +65,9 @@ WORK_WORDS = {"work", "works", "worked", "working", "job", "employed", "intern",
 SYMMETRIC = {"KNOWS", "PARTNER_WITH"}
 POSSESSIVES = {"its", "his", "her", "their", "my"}
 CLAUSE_BREAKERS = {"and", "but", "while", "whereas", "so", "although", "though"}
+# Punctuation after a name that ends a form of address ("Thanks, Mel!").
+VOCATIVE_AFTER = {",", ".", "!", "?", "…"}
+APPOSITION_LEADS = {"the", "a", "an", "our", "my", "his", "her", "their"}
 # Punctuation inside a sentence after which a capitalised word is still read as mid-sentence.
 INNER_PUNCTUATION = {",", "'", "’", "&", "/"}
 NEVER_NAMES = english.MONTHS.keys() | english.WEEKDAYS | english.ROLE_TITLES | english.CHAT_ABBREVIATIONS
@@ -186,7 +190,10 @@ class _Document:
                         continue  # "Colleagues still write", "Hard work pays": capitalised only because it opens
                     if verb in english.AUXILIARIES:
                         self.tentative.add(run[0].start)  # "Life is good", "Halima is a member": a name if a rule uses it
-                found.append(self._classify(run, sentence, index))
+                classified = self._classify(run, sentence, index)
+                if classified[5] == 0 and _vocative(sentence, index, len(run)):
+                    continue  # "Thanks, Mel!", "Hey Caroline, ...": the person spoken to, not something said
+                found.append(classified)
             names[id(sentence)] = found
         return names
 
@@ -576,6 +583,20 @@ def _clauses(sentence: list[_Token]) -> list[list[_Token]]:
     return clauses
 
 
+def _vocative(sentence: list[_Token], index: int, length: int) -> bool:
+    """Return whether the name at `index` is only a form of address: after a greeting or a comma, before a pause."""
+    after = sentence[index + length] if index + length < len(sentence) else None
+    if length > 1 or (after is not None and not (after.kind == "punct" and after.text in VOCATIVE_AFTER)):
+        return False
+    following = sentence[index + 2] if index + 2 < len(sentence) else None
+    if following is not None and following.lower in APPOSITION_LEADS:
+        return False  # "Ravi, the chief engineer, ...": an apposition names someone
+    before = sentence[:index]
+    if all(t.lower in english.INTERJECTIONS or t.text == "," for t in before):
+        return True
+    return before[-1].text == "," or before[-1].lower in english.GREETINGS or [t.lower for t in before[-2:]] == ["thank", "you"]
+
+
 def _opens(sentence: list[_Token], index: int) -> bool:
     """Return whether the word at `index` opens the sentence or follows a dash, colon, quote or emoji."""
     return index == 0 or (sentence[index - 1].kind == "punct" and sentence[index - 1].text not in INNER_PUNCTUATION)
@@ -657,7 +678,7 @@ def _preferences(text: str) -> list[ExtractedPreference]:
     for form in PREFERENCE_FORMS:
         for match in form.pattern.finditer(text):
             topic = TOPIC_END.split(text[match.end():], maxsplit=1)[0].strip(" ,")
-            if not topic or REFERENCE_TOPIC.match(topic):
+            if not topic or REFERENCE_TOPIC.match(topic) or REQUEST_TOPIC.search(topic):
                 continue
             groups = {k: v.strip() for k, v in match.groupdict().items() if v}
             words = set(re.findall(r"[a-z]+", f"{groups.get('about', '')} {topic}".lower()))

@@ -151,8 +151,10 @@ PREFERENCE_FORMS = [
     preference_form(rf"{FIRST_PERSON}prefer\s+|\b(?:i|we)(?:['’]d|\s+would)\s+(?:much\s+)?rather\s+", "positive", "prefers {topic}"),
     preference_form(rf"{FIRST_PERSON}(?:like|love|enjoy|adore)\s+", "positive", "likes {topic}"),
     preference_form(rf"{FIRST_PERSON}(?:hate|dislike|detest|avoid|can['’]t stand|cannot stand)\s+", "negative", "dislikes {topic}"),
-    preference_form(rf"{FIRST_PERSON}(?:do\s+not|don['’]t|never)\s+(?:like|want|enjoy|eat|drink)\s+", "negative", "dislikes {topic}"),
-    preference_form(rf"{FIRST_PERSON_IS}(?:fans?\s+of|into|passionate about|obsessed with|crazy about)\s+", "positive", "likes {topic}"),
+    preference_form(rf"{FIRST_PERSON}(?:do\s+not|don['’]t|never)\s+(?:like|want(?!\s+to\b)|enjoy|eat|drink)\s+", "negative",
+                    "dislikes {topic}"),
+    preference_form(rf"(?:{FIRST_PERSON_IS}|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:always\s+)?been\s+(?:really\s+)?)"
+                    r"(?:fans?\s+of|into|keen on|passionate about|obsessed with|crazy about)\s+", "positive", "likes {topic}"),
     preference_form(r"\bmy\s+favou?rite\s+(?P<about>[a-z ]+?)\s+(?:is|are)\s+", "positive", "favourite {about}: {topic}"),
     preference_form(r"\bplease\s+(?P<lead>always)\s+", "positive", "{lead} {topic}"),
     preference_form(r"\bplease\s+(?P<lead>never|don['’]t|do not)\s+", "negative", "{lead} {topic}"),
@@ -163,6 +165,8 @@ TOPIC_END = re.compile(r"[.!?;]|\s*[-–—]\s+|\s+but\s+|,\s+(?=(?:it|that|whic
 # A topic that is only a reference or a clause ("I love it", "I love that you came") says nothing by itself.
 REFERENCE_TOPIC = re.compile(r"^(?:it|that|this|them|these|those|you|him|her|how|what|when|where|who|why|when)\b",
                              re.IGNORECASE)
+# A wish for now ("I like to see a comedy tonight") is a request, not a standing preference.
+REQUEST_TOPIC = re.compile(r"\b(?:tonight|today|now|right away|this (?:morning|afternoon|evening|week))\b", re.IGNORECASE)
 
 
 def predicate_cardinality(predicate: str) -> str:

@@ -264,17 +264,22 @@ def test_third_parties_an_assistant_names_are_still_read():
 
 
 @pytest.mark.parametrize(("text", "people"), [
-    ("Wow Mel, that's great!", {"Mel"}),
-    ("Hey Caroline! Was it fun?", {"Caroline"}),
-    ("Wow Sam, thanks Sam!", {"Sam"}),
-    ("Yeah John, Let's keep up the good work and make a difference.", {"John"}),
-    ("Congrats Caroline! Remember Jon, Just do it!", {"Caroline", "Jon"}),
-    ("Thanks, Maria! I really appreciate your support, It means a lot to me.", {"Maria"}),
+    ("Wow Mel, that's great!", set()),
+    ("Hey Caroline! Was it fun?", set()),
+    ("Wow Sam, thanks Sam!", set()),
+    ("Yeah John, Let's keep up the good work and make a difference.", set()),
+    ("Congrats Caroline! Remember Jon, Just do it!", set()),
+    ("Thanks, Maria! I really appreciate your support, It means a lot to me.", set()),
+    ("Caroline, so glad you got the support! That's a gorgeous song, Caroline.", set()),
     ("Life is good. Dancing is my passion. Hard work pays off. Setbacks are part of it.", set()),
-    ("OMG that's awesome! BTW see you on Fri.", set()),
+    ("OMG that's awesome! BTW see you on Fri at 7 PM.", set()),
+    ("Wow Sam, your sister Ada called. Sam said Ada is back.", {"Sam", "Ada"}),
+    ("Ravi Shah, the chief engineer, uses two drones.", {"Ravi Shah"}),
 ])
 def test_greetings_interjections_vocatives_and_openers_are_not_names(text, people):
-    assert types(extract(text)) == {name: "PERSON" for name in people}
+    """A name only spoken to is no memory; the same name said of someone is ("Sam said")."""
+    assert {name for name, type_ in types(extract(text)).items() if type_ == "PERSON"} == people
+    assert all("Wow" not in e.name and "Hey" not in e.name for e in extract(text).entities)
 
 
 def test_a_possessive_opener_is_not_an_entity():
