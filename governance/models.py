@@ -1,17 +1,11 @@
 """Export and erasure jobs, and the content-free tombstones erasure leaves behind."""
 
-import hashlib
 import uuid
 
 from django.db import models
 from django.utils import timezone
 
 from memory.models import CATEGORIES, Subject
-
-
-def user_id_digest(user_id: str) -> str:
-    """Return the SHA-256 of a subject's public id: recognisable later, yet holding no id or content."""
-    return hashlib.sha256(user_id.encode()).hexdigest()
 
 
 class JobStatus(models.TextChoices):

@@ -8,18 +8,20 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-import redis
 from django.apps import apps
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Cast
-from neomodel import db
 
 from governance import cypher
-from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus, user_id_digest
+from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
+from memory.kinds import KINDS, category_labels
 from memory.models import CATEGORIES, ConsentRecord, Grant, MemoryAccess, Subject
 from memory.selectors import consented_categories
 from portal.exceptions import NotFound
+from portal.graphdb import rows, scalar
+from portal.models import user_id_digest
+from portal.redis_clients import app_redis, broker_redis
 
 BROKER_QUEUE_TYPES = (b"list", "list")
 
@@ -39,60 +41,47 @@ def subject_is_erased(*, user_id: str) -> bool:
 
 
 def graph_labels() -> list[str]:
-    return [label for (label,) in db.cypher_query(cypher.LABELS)[0]]
+    return [row["label"] for row in rows(cypher.LABELS)]
+
+
+def label_count(*, user_id: str, label: str) -> int:
+    return scalar(cypher.count(label), {"user_id": user_id, "label": label})
 
 
 def node_counts(*, user_id: str) -> dict[str, int]:
     """Return how many conversations, messages, facts... the subject has."""
-    counts = {}
-    for kind, label in cypher.KIND_LABELS.items():
-        counts[kind] = db.cypher_query(cypher.count(label), {"user_id": user_id, "label": label})[0][0][0]
-    return counts
+    return {"conversations": label_count(user_id=user_id, label="Conversation"),
+            **{kind.name: label_count(user_id=user_id, label=kind.label) for kind in KINDS}}
 
 
 def export_label_counts(*, user_id: str) -> dict[str, int]:
     """Return the subject's node count per label (each node under its first label), non-empty labels only."""
-    counts = {}
-    for label in graph_labels():
-        n = db.cypher_query(cypher.count(label), {"user_id": user_id, "label": label})[0][0][0]
-        if n:
-            counts[label] = n
-    return counts
+    counts = {label: label_count(user_id=user_id, label=label) for label in graph_labels()}
+    return {label: n for label, n in counts.items() if n}
 
 
 def conversation_list(*, user_id: str, limit: int = 50) -> list[dict]:
-    rows, _ = db.cypher_query(cypher.CONVERSATIONS_RECENT, {"user_id": user_id, "limit": limit})
-    return [
-        {"uid": uid, "session_id": session, "agent_id": agent, "title": title, "created_at": _native(created),
-         "messages": messages, "last_at": _native(last)}
-        for uid, session, agent, title, created, messages, last in rows
-    ]
+    return rows(cypher.CONVERSATIONS_RECENT, {"user_id": user_id, "limit": limit})
 
 
 def conversation_get(*, user_id: str, uid: str) -> dict:
-    rows, _ = db.cypher_query(cypher.CONVERSATION_MESSAGES, {"user_id": user_id, "uid": uid})
-    if not rows:
+    found = rows(cypher.CONVERSATION_MESSAGES, {"user_id": user_id, "uid": uid})
+    if not found:
         raise NotFound("No conversation with that id.")
-    uid, session, agent, title, created, messages = rows[0]
-    return {"uid": uid, "session_id": session, "agent_id": agent, "title": title, "created_at": _native(created),
-            "messages": [{**m, "created_at": _native(m["created_at"])} for m in messages if m["uid"]]}
-
-
-def item_search(*, user_id: str, kind: str, text: str, limit: int = 50) -> list[dict]:
-    """Return the subject's items of a kind whose text contains `text`, case-insensitively."""
-    rows, _ = db.cypher_query(cypher.ITEM_SEARCH[kind], {"user_id": user_id, "q": text.lower(), "limit": limit})
-    return [{"uid": uid, **{k: _native(v) for k, v in props.items()}} for uid, props in rows]
+    conversation = found[0]
+    return {**conversation, "messages": [m for m in conversation["messages"] if m["uid"]]}
 
 
 def entity_neighbourhood(*, user_id: str, uid: str, limit: int = 25) -> dict:
     """Return an entity with related entities, facts about it and messages mentioning it, as graph elements."""
-    rows, _ = db.cypher_query(cypher.ENTITY_NEIGHBOURHOOD, {"user_id": user_id, "uid": uid, "limit": limit})
-    if not rows:
+    found = rows(cypher.ENTITY_NEIGHBOURHOOD, {"user_id": user_id, "uid": uid, "limit": limit})
+    if not found:
         raise NotFound("No entity with that id.")
-    uid, name, kind, entities, facts, messages = rows[0]
-    entities = [e for e in entities if e["uid"]]
-    facts = [f for f in facts if f["uid"]]
-    messages = [m for m in messages if m["uid"]]
+    row = found[0]
+    uid, name, kind = row["uid"], row["name"], row["type"]
+    entities = [e for e in row["entities"] if e["uid"]]
+    facts = [f for f in row["facts"] if f["uid"]]
+    messages = [m for m in row["messages"] if m["uid"]]
     nodes = [{"data": {"id": uid, "label": name, "kind": "entity", "center": True}}]
     edges = []
     for e in entities:
@@ -111,9 +100,7 @@ def entity_neighbourhood(*, user_id: str, uid: str, limit: int = 25) -> dict:
 
 
 def trace_steps(*, user_id: str, uid: str) -> list[dict]:
-    rows, _ = db.cypher_query(cypher.TRACE_STEPS, {"user_id": user_id, "uid": uid})
-    return [{"order": order, "thought": thought, "action": action, "observation": observation, "tool_calls": calls}
-            for order, thought, action, observation, calls in rows]
+    return rows(cypher.TRACE_STEPS, {"user_id": user_id, "uid": uid})
 
 
 def grant_list(*, subject: Subject):
@@ -190,14 +177,6 @@ def export_path(*, job: ExportJob) -> Path:
     return Path(settings.MEDIA_ROOT) / job.file_name
 
 
-def app_redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
-
-
-def broker_redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.CELERY_BROKER_URL)
-
-
 def redis_keys(*, user_id: str) -> list[bytes]:
     """Return the keys in the app's Redis (caches, locks, counters) whose names mention the subject."""
     return list(app_redis().scan_iter(match=f"*{user_id}*", count=1000))
@@ -267,20 +246,14 @@ def database_rows(*, user_id: str, subject_pk: int, account: bool) -> dict[str, 
 def residue_scan(*, user_id: str, subject_pk: int, scope: str, category: str = "") -> dict[str, int]:
     """Count what is left of a subject in every store after an erasure of the given scope; all zero is clean."""
     if scope == ErasureScope.CATEGORY:
-        labels = cypher.CATEGORY_LABELS[category]
-        return {"neo4j": sum(db.cypher_query(cypher.count(label), {"user_id": user_id, "label": label})[0][0][0]
-                             for label in labels)}
+        return {"neo4j": sum(label_count(user_id=user_id, label=label) for label in category_labels(category))}
     directory = export_directory(user_id=user_id)
     files = sum(1 for p in directory.rglob("*") if p.is_file()) if directory.exists() else 0
     return {
-        "neo4j": db.cypher_query(cypher.RESIDUE_NODES, {"user_id": user_id})[0][0][0],
+        "neo4j": scalar(cypher.RESIDUE_NODES, {"user_id": user_id}),
         "redis": len(redis_keys(user_id=user_id)),
         "broker": sum(1 for _ in broker_messages(user_id=user_id)),
         "database": sum(database_rows(user_id=user_id, subject_pk=subject_pk,
                                       account=scope == ErasureScope.ACCOUNT).values()),
         "files": files,
     }
-
-
-def _native(value):
-    return value.to_native() if hasattr(value, "to_native") else value

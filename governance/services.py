@@ -11,23 +11,22 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from neomodel import db
 
 from governance import cypher, selectors
-from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus, user_id_digest
+from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
+from memory.kinds import ERASE_ORDER, category_labels
 from memory.models import CATEGORIES, ConsentRecord, Grant, MemoryAccess, Subject
+from portal.audit import Actor, audit_record
 from portal.exceptions import ApplicationError
-from review.models import AuditEvent
-from review.services import Actor, audit_record
+from portal.graphdb import rows, scalar
+from portal.models import AuditEvent, user_id_digest
+from portal.redis_clients import app_redis, broker_redis
 
 ERASE_BATCH = 5000
 EXPORT_PAGE = 1000
 # Passes of erase-then-scan before an erasure gives up: a write that raced the first pass (an
 # extraction already running) is caught by the next.
 ERASE_PASSES = 5
-# Sources first, so nothing is derived again from a message that is about to go.
-ERASE_ORDER = ("Message", "Conversation", "Fact", "Preference", "Entity", "ToolCall", "ReasoningStep",
-               "ReasoningTrace", "User")
 README = Path(__file__).resolve().parent / "export_readme.md"
 
 
@@ -47,11 +46,14 @@ def grant_resume(*, grant: Grant, actor: Actor = None) -> None:
 
 # --- export -----------------------------------------------------------------------------------
 
-def export_request(*, subject: Subject) -> ExportJob:
-    """Queue an export of everything about the subject; a worker builds it."""
+@transaction.atomic
+def export_request(*, subject: Subject, actor: Actor = None) -> ExportJob:
+    """Queue an export of everything about the subject; a worker builds it. Without an actor, the subject asked."""
     from governance.tasks import export_build_task
 
     job = ExportJob.objects.create(subject=subject)
+    audit_record(actor=actor or subject.account, action="export.request", user_id=subject.user_id,
+                 target_type="export", target_id=job.public_id)
     transaction.on_commit(lambda: export_build_task.delay(job.pk))
     return job
 
@@ -78,18 +80,18 @@ def export_build(*, job_id: int) -> ExportJob:
         for label in counts:
             with _json_array(archive, f"nodes/{label}.json") as write:
                 for page in _pages(cypher.node_page(label), user_id=user_id, label=label):
-                    for key, labels, pairs in page:
-                        write({"uid": key, "labels": labels, "properties": dict(pairs)})
+                    for row in page:
+                        write({"uid": row["key"], "labels": row["labels"], "properties": dict(row["properties"])})
                     done += len(page)
                     ExportJob.objects.filter(pk=job.pk).update(items_done=done)
         relationships = 0
         with _json_array(archive, "relationships.json") as write:
             for label in counts:
                 for page in _pages(cypher.relationship_page(label), user_id=user_id, label=label):
-                    for key, rel_type, props, target, target_labels in page:
-                        if rel_type is not None:
-                            write({"type": rel_type, "from": key, "from_label": label, "to": target,
-                                   "to_labels": target_labels, "properties": props})
+                    for row in page:
+                        if row["type"] is not None:
+                            write({"type": row["type"], "from": row["key"], "from_label": label, "to": row["target"],
+                                   "to_labels": row["target_labels"], "properties": row["properties"]})
                             relationships += 1
         with _json_array(archive, "consent.json") as write:
             for record in ConsentRecord.objects.filter(subject=subject).select_related("agent").order_by("pk"):
@@ -123,12 +125,12 @@ def export_fail(*, job_id: int, error: str) -> None:
 def _pages(query: str, *, user_id: str, label: str):
     after = None
     while True:
-        rows, _ = db.cypher_query(query, {"user_id": user_id, "label": label, "after": after,
-                                          "limit": EXPORT_PAGE, "skip": cypher.EMBEDDING_PROPERTIES})
-        if not rows:
+        page = rows(query, {"user_id": user_id, "label": label, "after": after, "limit": EXPORT_PAGE,
+                            "skip": cypher.EMBEDDING_PROPERTIES})
+        if not page:
             return
-        yield rows
-        after = rows[-1][0]
+        yield page
+        after = page[-1]["key"]
 
 
 class _json_array:
@@ -153,8 +155,6 @@ class _json_array:
 
 
 def _json_default(value):
-    if hasattr(value, "iso_format"):
-        return value.iso_format()
     if hasattr(value, "isoformat"):
         return value.isoformat()
     raise TypeError(f"Cannot export {type(value).__name__}")
@@ -270,7 +270,7 @@ def erasure_fail(*, job_id: int, error: str) -> None:
 def _delete_in_batches(query: str, params: dict) -> int:
     total = 0
     while True:
-        n = db.cypher_query(query, {**params, "batch": ERASE_BATCH})[0][0][0]
+        n = scalar(query, {**params, "batch": ERASE_BATCH})
         total += n
         if n < ERASE_BATCH:
             return total
@@ -284,7 +284,7 @@ def _graph_erase(*, user_id: str) -> int:
 
 def _category_erase(*, user_id: str, category: str) -> int:
     total = sum(_delete_in_batches(cypher.batch_delete(label), {"user_id": user_id})
-                for label in cypher.CATEGORY_LABELS[category])
+                for label in category_labels(category))
     if category == "history":
         total += _delete_in_batches(cypher.EMPTY_CONVERSATIONS_DELETE, {"user_id": user_id})
     return total
@@ -293,13 +293,13 @@ def _category_erase(*, user_id: str, category: str) -> int:
 def _redis_erase(*, user_id: str) -> int:
     keys = selectors.redis_keys(user_id=user_id)
     if keys:
-        selectors.app_redis().delete(*keys)
+        app_redis().delete(*keys)
     return len(keys)
 
 
 def _broker_erase(*, user_id: str) -> int:
     """Drop queued and unacknowledged task messages that mention the subject (their payloads are its data)."""
-    broker = selectors.broker_redis()
+    broker = broker_redis()
     removed = 0
     for kind, key, entry in list(selectors.broker_messages(user_id=user_id)):
         if kind == "list":

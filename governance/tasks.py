@@ -1,7 +1,7 @@
 from celery import shared_task
 
 from governance import services
-from memory.tasks import TRANSIENT
+from portal.exceptions import TRANSIENT
 
 
 @shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8)

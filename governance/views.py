@@ -13,14 +13,11 @@ from governance import selectors, services
 from governance.models import ErasureScope, JobStatus
 from memory import selectors as memory_selectors
 from memory import services as memory_services
+from memory.kinds import ENTITIES, KINDS, TRACES, kind_get
 from memory.models import CATEGORIES
-from memory.selectors import ITEM_KINDS
 from portal.exceptions import ApplicationError, NotFound
 
-KIND_TITLES = {"messages": "Messages", "facts": "Facts", "preferences": "Preferences", "entities": "Entities",
-               "traces": "Reasoning traces"}
-ITEM_TITLES = {"messages": "Message", "facts": "Fact", "preferences": "Preference", "entities": "Entity",
-               "traces": "Reasoning trace"}
+KIND_TITLES = {kind.name: kind.title for kind in KINDS}
 CATEGORY_TITLES = {"history": "Conversation history", "long_term": "Long-term memory (facts, preferences, entities)",
                    "reasoning": "Reasoning traces"}
 
@@ -164,14 +161,14 @@ def item_list(request, kind):
     subject = _subject(request)
     text = request.GET.get("q", "").strip()
     if text:
-        page = {"items": selectors.item_search(user_id=subject.user_id, kind=kind, text=text), "next": None}
+        page = {"items": memory_selectors.item_search(user_id=subject.user_id, kind=kind, text=text), "next": None}
     else:
         try:
             page = memory_selectors.item_list(user_id=subject.user_id, kind=kind, cursor=request.GET.get("cursor"),
                                               limit=50)
         except ApplicationError as exc:
             raise Http404(exc.message)
-    return _page(request, "governance/item_list.html", KIND_TITLES[kind], kind=kind, page=page, q=text)
+    return _page(request, "governance/item_list.html", kind_get(kind).title, kind=kind, page=page, q=text)
 
 
 @login_required
@@ -180,13 +177,13 @@ def item_detail(request, kind, uid):
     user_id = _subject(request).user_id
     item = _found(memory_selectors.item_get, user_id=user_id, kind=kind, uid=uid)
     extra = {}
-    if kind == "entities":
+    if kind == ENTITIES.name:
         extra["neighbourhood"] = selectors.entity_neighbourhood(user_id=user_id, uid=uid)
-    elif kind == "traces":
+    elif kind == TRACES.name:
         extra["steps"] = selectors.trace_steps(user_id=user_id, uid=uid)
-    fields = [(name, item.get(name)) for name in ITEM_KINDS[kind][2]]
-    return _page(request, "governance/item_detail.html", ITEM_TITLES[kind], kind=kind, list_title=KIND_TITLES[kind],
-                 item=item, fields=fields, **extra)
+    fields = [(name, item.get(name)) for name in kind_get(kind).fields]
+    return _page(request, "governance/item_detail.html", kind_get(kind).item_title, kind=kind,
+                 list_title=kind_get(kind).title, item=item, fields=fields, **extra)
 
 
 @login_required
@@ -195,13 +192,13 @@ def item_forget(request, kind, uid):
     user_id = _subject(request).user_id
     item = _found(memory_selectors.item_get, user_id=user_id, kind=kind, uid=uid)
     if request.method == "POST":
-        deleted = _found(memory_services.item_delete, user_id=user_id, kind=kind, uid=uid)
+        deleted = _found(memory_services.item_delete, user_id=user_id, kind=kind, uid=uid, actor=request.user)
         messages.success(request, f"Forgotten: {deleted} item{'s' if deleted != 1 else ''} deleted, "
                                   "including what was derived only from it.")
         return redirect("governance:item_list", kind=kind)
-    return _page(request, "governance/item_forget.html", "Forget this item?", kind=kind, list_title=KIND_TITLES[kind],
-                 item=item,
-                 fields=[(name, item.get(name)) for name in ITEM_KINDS[kind][2]])
+    return _page(request, "governance/item_forget.html", "Forget this item?", kind=kind,
+                 list_title=kind_get(kind).title, item=item,
+                 fields=[(name, item.get(name)) for name in kind_get(kind).fields])
 
 
 @login_required
@@ -216,7 +213,7 @@ def access_list(request):
 def export_list(request):
     subject = _subject(request)
     if request.method == "POST":
-        job = services.export_request(subject=subject)
+        job = services.export_request(subject=subject, actor=request.user)
         messages.info(request, "Your export is being prepared.")
         return redirect("governance:export_detail", public_id=job.public_id)
     return _page(request, "governance/export_list.html", "Export", exports=selectors.export_list(subject=subject))

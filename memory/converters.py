@@ -1,10 +1,10 @@
-from memory.selectors import ITEM_KINDS
+from memory.kinds import BY_NAME
 
 
 class KindConverter:
     """`<kind:kind>` in URL patterns: one of the kinds of memory a person or an agent can list."""
 
-    regex = "(?:" + "|".join(ITEM_KINDS) + ")"
+    regex = "(?:" + "|".join(BY_NAME) + ")"
 
     def to_python(self, value):
         return value

@@ -112,7 +112,7 @@ RETURN count(*)
 """
 
 # Any memory node, with the parts that exist only for it (trace steps, tool calls); one query per
-# label so that the uid constraint's index is used.
+# label (built once per kind in memory.kinds) so that the uid constraint's index is used.
 _NODE_DELETE = """
 MATCH (n:{label} {{uid: $uid, user_id: $user_id}})
 OPTIONAL MATCH (n)-[:HAS_STEP]->(step:ReasoningStep)
@@ -120,12 +120,62 @@ OPTIONAL MATCH (step)-[:HAS_TOOL_CALL]->(call:ToolCall)
 WITH n, collect(DISTINCT step) + collect(DISTINCT call) AS parts
 FOREACH (p IN parts | DETACH DELETE p)
 DETACH DELETE n
-RETURN 1 + size(parts)
+RETURN 1 + size(parts) AS deleted
 """
-NODE_DELETE = {
-    label: _NODE_DELETE.format(label=label)
-    for label in ("Message", "Fact", "Preference", "Entity", "ReasoningTrace")
-}
+
+# A page of one kind, newest first; the cursor is the last row's (sort time, uid), so pages never overlap.
+_ITEM_LIST = """
+MATCH (n:{label} {{user_id: $user_id}})
+WHERE $after_t IS NULL OR n.{order} < $after_t OR (n.{order} = $after_t AND n.uid < $after_uid)
+RETURN n.uid AS uid, n.{order} AS sort_key, {{{projection}}} AS item
+ORDER BY n.{order} DESC, n.uid DESC LIMIT $limit
+"""
+
+_ITEM_GET = """
+MATCH (n:{label} {{uid: $uid, user_id: $user_id}})
+RETURN n.uid AS uid, {{{projection}}} AS item
+"""
+
+
+def node_delete(*, label: str) -> str:
+    return _NODE_DELETE.format(label=label)
+
+
+def item_list(*, label: str, order: str, fields: tuple[str, ...]) -> str:
+    return _ITEM_LIST.format(label=label, order=order, projection=", ".join(f"{f}: n.{f}" for f in fields))
+
+
+def item_get(*, label: str, fields: tuple[str, ...]) -> str:
+    return _ITEM_GET.format(label=label, projection=", ".join(f"{f}: n.{f}" for f in fields))
+
+
+# Case-insensitive search over the text of one kind of item, for the person's own pages.
+MESSAGES_SEARCH = """
+MATCH (n:Message {user_id: $user_id}) WHERE toLower(n.content) CONTAINS $q
+RETURN n.uid AS uid, n {.role, .content, .created_at} AS item ORDER BY n.created_at DESC LIMIT $limit
+"""
+
+FACTS_SEARCH = """
+MATCH (n:Fact {user_id: $user_id}) WHERE toLower(n.subject + ' ' + n.predicate + ' ' + n.object) CONTAINS $q
+RETURN n.uid AS uid, n {.subject, .predicate, .object, .status, .valid_from, .valid_until} AS item
+ORDER BY n.recorded_at DESC LIMIT $limit
+"""
+
+PREFERENCES_SEARCH = """
+MATCH (n:Preference {user_id: $user_id}) WHERE toLower(n.category + ' ' + n.preference) CONTAINS $q
+RETURN n.uid AS uid, n {.category, .preference, .status} AS item ORDER BY n.valid_from DESC LIMIT $limit
+"""
+
+ENTITIES_SEARCH = """
+MATCH (n:Entity {user_id: $user_id})
+WHERE toLower(n.name) CONTAINS $q OR any(a IN coalesce(n.aliases, []) WHERE toLower(a) CONTAINS $q)
+RETURN n.uid AS uid, n {.name, .type} AS item ORDER BY n.name LIMIT $limit
+"""
+
+TRACES_SEARCH = """
+MATCH (n:ReasoningTrace {user_id: $user_id}) WHERE toLower(n.task + ' ' + coalesce(n.outcome, '')) CONTAINS $q
+RETURN n.uid AS uid, n {.task, .outcome, .success} AS item ORDER BY n.started_at DESC LIMIT $limit
+"""
 
 TRACE_START = """
 MERGE (c:Conversation {user_id: $user_id, session_id: $session_id})
@@ -178,7 +228,8 @@ RETURN t.uid
 RECENT_MESSAGES = """
 MATCH (c:Conversation {user_id: $user_id, session_id: $session_id})-[:HAS_MESSAGE]->(m:Message)
 WHERE m.seq > c.last_seq - $limit
-RETURN m.uid, m.role, m.content, m.seq, m.created_at, c.session_id
+RETURN m.uid AS uid, m.role AS role, m.content AS content, m.seq AS seq, m.created_at AS created_at,
+       c.session_id AS session_id
 ORDER BY m.seq
 """
 
@@ -189,14 +240,16 @@ WHERE m.embedding IS NOT NULL AND NOT m.uid IN $exclude
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC LIMIT $limit
 MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
-RETURN m.uid, m.role, m.content, m.seq, m.created_at, c.session_id, score
+RETURN m.uid AS uid, m.role AS role, m.content AS content, m.seq AS seq, m.created_at AS created_at,
+       c.session_id AS session_id, score
 """
 
 MESSAGES_BY_FULLTEXT = """
 CALL db.index.fulltext.queryNodes('message_content', $lucene, {limit: $limit}) YIELD node, score
 WHERE node.user_id = $user_id AND NOT node.uid IN $exclude
 MATCH (c:Conversation)-[:HAS_MESSAGE]->(node)
-RETURN node.uid, node.role, node.content, node.seq, node.created_at, c.session_id, score
+RETURN node.uid AS uid, node.role AS role, node.content AS content, node.seq AS seq,
+       node.created_at AS created_at, c.session_id AS session_id, score
 """
 
 # Facts valid at $as_of (recorded by then and not yet expired), or current ones when it is null.
@@ -208,8 +261,9 @@ WHERE ($as_of IS NULL AND f.status = 'current')
 WITH f, CASE WHEN f.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(f.embedding, $embedding) END AS score
 ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (f)-[:EXTRACTED_FROM]->(m:Message)
-RETURN f.uid, f.subject, f.predicate, f.object, f.valid_from, f.valid_until, f.recorded_at, score,
-       collect(m.uid)[0]
+RETURN f.uid AS uid, f.subject AS subject, f.predicate AS predicate, f.object AS object,
+       f.valid_from AS valid_from, f.valid_until AS valid_until, f.recorded_at AS recorded_at, score,
+       collect(m.uid)[0] AS message_uid
 """
 
 PREFERENCES_BY_VECTOR = """
@@ -220,7 +274,8 @@ WHERE ($as_of IS NULL AND p.status = 'current')
 WITH p, CASE WHEN p.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(p.embedding, $embedding) END AS score
 ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (p)-[:EXTRACTED_FROM]->(m:Message)
-RETURN p.uid, p.category, p.preference, p.valid_from, score, collect(m.uid)[0]
+RETURN p.uid AS uid, p.category AS category, p.preference AS preference, p.valid_from AS valid_from, score,
+       collect(m.uid)[0] AS message_uid
 """
 
 # Entities found by name (fulltext) or meaning (exact cosine), with their direct neighbourhood.
@@ -243,7 +298,7 @@ ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (e)-[r:RELATED_TO]-(n:Entity {user_id: $user_id})
 WHERE r.valid_until IS NULL
 WITH e, score, collect(DISTINCT {type: r.type, name: n.name, outgoing: startNode(r) = e})[..5] AS related
-RETURN e.uid, e.name, e.type, e.aliases, score, related
+RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS aliases, score, related
 """
 
 TRACES_BY_VECTOR = """
@@ -253,7 +308,8 @@ WITH t, vector.similarity.cosine(t.task_embedding, $embedding) AS score
 ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (t)-[hs:HAS_STEP]->(s:ReasoningStep)
 WITH t, score, s ORDER BY hs.order
-RETURN t.uid, t.task, t.outcome, t.success, score, collect(coalesce(s.action, s.thought))[..5]
+RETURN t.uid AS uid, t.task AS task, t.outcome AS outcome, t.success AS success, score,
+       collect(coalesce(s.action, s.thought))[..5] AS steps
 """
 
 # --- extraction, resolution, supersession ------------------------------------------------------
@@ -446,41 +502,4 @@ SET b.aliases = CASE WHEN merging
   THEN COLLECT { UNWIND coalesce(b.aliases, []) + s.added_aliases AS alias RETURN DISTINCT alias ORDER BY alias }
   ELSE b.aliases END
 RETURN count(*) AS linked
-"""
-
-# --- review decisions -------------------------------------------------------------------------
-
-SAME_AS_APPROVE = """
-MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS {status: 'pending'}]->(b:Entity {user_id: $user_id})
-WHERE b.uid = $into_uid
-SET s.status = 'confirmed', s.decided_by = $actor, s.decided_at = datetime(),
-    s.added_aliases = [x IN [a.name] + a.aliases WHERE NOT x IN b.aliases AND x <> b.name]
-SET b.aliases = b.aliases + s.added_aliases
-RETURN s.status
-"""
-
-SAME_AS_REJECT = """
-MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS {status: 'pending'}]->(b:Entity {user_id: $user_id})
-WHERE b.uid = $into_uid
-SET s.status = 'rejected', s.decided_by = $actor, s.decided_at = datetime()
-RETURN s.status
-"""
-
-# Undoing a merge takes back exactly the aliases it added and keeps the pair from merging again.
-SAME_AS_UNDO = """
-MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS]->(b:Entity {user_id: $user_id})
-WHERE b.uid = $into_uid AND s.status IN ['auto', 'confirmed']
-SET b.aliases = [x IN b.aliases WHERE NOT x IN coalesce(s.added_aliases, [])]
-SET s.status = 'rejected', s.undone_from = s.status, s.decided_by = $actor, s.decided_at = datetime(),
-    s.added_aliases = []
-RETURN s.status
-"""
-
-# Reverting a supersession makes the older fact current again and retracts the newer; both stay.
-FACT_SUPERSESSION_REVERT = """
-MATCH (old:Fact {uid: $uid, user_id: $user_id, status: 'superseded'})-[r:SUPERSEDED_BY]->(new:Fact {user_id: $user_id})
-SET old.status = 'current', old.valid_until = null, old.expired_at = null
-SET new.status = 'retracted', new.expired_at = datetime()
-SET r.reverted_at = datetime(), r.reverted_by = $actor
-RETURN new.uid
 """

@@ -3,56 +3,39 @@
 import base64
 import json
 import re
-from datetime import datetime
+from collections.abc import Callable
+from datetime import date, datetime
 
-from neomodel import db
+from django.db.models import Q
 
 from memory import cypher
+from memory.kinds import kind_get
 from memory.models import CATEGORIES, Agent, ConsentRecord, Grant, Subject
-from portal.exceptions import ApplicationError, NotFound
-
+from portal.exceptions import AccessDenied, ApplicationError, NotFound
+from portal.graphdb import moment, rows
 
 WORD = re.compile(r"\w+")
+# Checks other apps register (governance: an erasure is queued, running, or the account is gone).
+ERASURE_CHECKS: list[Callable[..., bool]] = []
 
 
-class AccessDenied(ApplicationError):
-    status_code = 403
+def subject_erasure_check_register(check: Callable[..., bool]) -> None:
+    """Add a check `check(user_id=...) -> bool` that says a subject's memory must not be written now."""
+    if check not in ERASURE_CHECKS:
+        ERASURE_CHECKS.append(check)
 
 
-# What an agent or a person may list, with the properties returned and the time it sorts by.
-ITEM_KINDS = {
-    "messages": ("Message", "created_at", ["role", "content", "seq", "client_id", "agent_id", "created_at",
-                                           "extraction_status", "extraction_error"]),
-    "facts": ("Fact", "recorded_at", ["subject", "predicate", "object", "confidence", "valid_from", "valid_until",
-                                      "recorded_at", "expired_at", "status"]),
-    "preferences": ("Preference", "valid_from", ["category", "preference", "context", "confidence", "valid_from",
-                                                 "valid_until", "status"]),
-    "entities": ("Entity", "created_at", ["name", "type", "aliases", "description", "created_at"]),
-    "traces": ("ReasoningTrace", "started_at", ["session_id", "agent_id", "task", "outcome", "success",
-                                                "started_at", "completed_at"]),
-}
-# Categories that each kind of memory belongs to, for consent.
-KIND_CATEGORY = {"messages": "history", "facts": "long_term", "preferences": "long_term",
-                 "entities": "long_term", "traces": "reasoning"}
+def subject_is_erased(*, user_id: str) -> bool:
+    """Return whether a worker must refuse to write memory for this subject now, by every registered check."""
+    return any(check(user_id=user_id) for check in ERASURE_CHECKS)
 
 
-def _list_query(label: str, order: str, fields: list[str]) -> str:
-    projection = ", ".join(f"{f}: n.{f}" for f in fields)
-    return (
-        f"MATCH (n:{label} {{user_id: $user_id}}) "
-        f"WHERE $after_t IS NULL OR n.{order} < $after_t OR (n.{order} = $after_t AND n.uid < $after_uid) "
-        f"RETURN n.uid, n.{order}, {{{projection}}} ORDER BY n.{order} DESC, n.uid DESC LIMIT $limit"
-    )
-
-
-def _get_query(label: str, fields: list[str]) -> str:
-    projection = ", ".join(f"{f}: n.{f}" for f in fields)
-    return f"MATCH (n:{label} {{uid: $uid, user_id: $user_id}}) RETURN n.uid, {{{projection}}}"
-
-
-# Built once from the fixed table above, never from input.
-LIST_QUERIES = {kind: _list_query(label, order, fields) for kind, (label, order, fields) in ITEM_KINDS.items()}
-GET_QUERIES = {kind: _get_query(label, fields) for kind, (label, _, fields) in ITEM_KINDS.items()}
+def subject_find(*, text: str) -> Subject | None:
+    """Return the subject with this public id or account email."""
+    text = text.strip()
+    if not text:
+        return None
+    return Subject.objects.select_related("account").filter(Q(user_id=text) | Q(account__email__iexact=text)).first()
 
 
 def subject_for_agent(*, agent: Agent, user_id: str) -> Subject:
@@ -82,8 +65,8 @@ def consented_categories(*, subject: Subject, agent: Agent | None) -> set[str]:
     return {category for category in CATEGORIES if decided.get(category)}
 
 
-def _encode_cursor(t, uid) -> str:
-    raw = json.dumps([_native(t).isoformat(), uid])
+def _encode_cursor(t: date | datetime, uid: str) -> str:
+    raw = json.dumps([t.isoformat(), uid])
     return base64.urlsafe_b64encode(raw.encode()).decode()
 
 
@@ -99,46 +82,42 @@ def _decode_cursor(cursor: str) -> tuple:
 def item_list(*, user_id: str, kind: str, cursor: str | None = None, limit: int = 50) -> dict:
     """Return one page of a subject's items of a kind, newest first, with the next page's cursor."""
     after_t, after_uid = _decode_cursor(cursor) if cursor else (None, None)
-    rows, _ = db.cypher_query(
-        LIST_QUERIES[kind],
-        {"user_id": user_id, "after_t": after_t, "after_uid": after_uid, "limit": limit + 1},
-    )
-    page = rows[:limit]
-    items = [{"uid": uid, **_plain(props)} for uid, _, props in page]
-    next_cursor = _encode_cursor(page[-1][1], page[-1][0]) if len(rows) > limit else None
-    return {"items": items, "next": next_cursor}
+    found = rows(kind_get(kind).list_query,
+                 {"user_id": user_id, "after_t": after_t, "after_uid": after_uid, "limit": limit + 1})
+    page = found[:limit]
+    next_cursor = _encode_cursor(page[-1]["sort_key"], page[-1]["uid"]) if len(found) > limit else None
+    return {"items": [{"uid": row["uid"], **row["item"]} for row in page], "next": next_cursor}
 
 
 def item_get(*, user_id: str, kind: str, uid: str) -> dict:
-    rows, _ = db.cypher_query(GET_QUERIES[kind], {"user_id": user_id, "uid": uid})
-    if not rows:
-        raise NotFound(f"No {kind[:-1]} with that id.")
-    return {"uid": rows[0][0], **_plain(rows[0][1])}
+    found = rows(kind_get(kind).get_query, {"user_id": user_id, "uid": uid})
+    if not found:
+        raise NotFound(f"No {kind_get(kind).item_title.lower()} with that id.")
+    return {"uid": found[0]["uid"], **found[0]["item"]}
 
 
-def _plain(props: dict) -> dict:
-    """Turn Neo4j temporal values into Python ones."""
-    return {k: (v.to_native() if hasattr(v, "to_native") else v) for k, v in props.items()}
+def item_search(*, user_id: str, kind: str, text: str, limit: int = 50) -> list[dict]:
+    """Return the subject's items of a kind whose text contains `text`, case-insensitively."""
+    found = rows(kind_get(kind).search_query, {"user_id": user_id, "q": text.lower(), "limit": limit})
+    return [{"uid": row["uid"], **row["item"]} for row in found]
 
 
 def messages_recent(*, user_id: str, session_id: str, limit: int) -> list[dict]:
-    rows, _ = db.cypher_query(cypher.RECENT_MESSAGES, {"user_id": user_id, "session_id": session_id, "limit": limit})
-    return [_message(row) for row in rows]
+    return rows(cypher.RECENT_MESSAGES, {"user_id": user_id, "session_id": session_id, "limit": limit})
 
 
 def messages_relevant(*, user_id: str, embedding: list[float], lucene: str | None, exclude: list[str],
                       limit: int) -> list[dict]:
     """Blend exact vector recall and fulltext recall with reciprocal-rank fusion."""
     params = {"user_id": user_id, "embedding": embedding, "exclude": exclude, "limit": limit}
-    by_vector, _ = db.cypher_query(cypher.MESSAGES_BY_VECTOR, params)
-    by_text = []
-    if lucene:
-        by_text, _ = db.cypher_query(cypher.MESSAGES_BY_FULLTEXT, {**params, "lucene": lucene})
+    by_vector = rows(cypher.MESSAGES_BY_VECTOR, params)
+    by_text = rows(cypher.MESSAGES_BY_FULLTEXT, {**params, "lucene": lucene}) if lucene else []
     fused: dict[str, dict] = {}
-    for source, rows in (("vector", by_vector), ("fulltext", by_text)):
-        for rank, row in enumerate(rows):
-            item = fused.setdefault(row[0], {**_message(row), "scores": {}, "rrf": 0.0})
-            item["scores"][source] = round(float(row[6]), 4)
+    for source, found in (("vector", by_vector), ("fulltext", by_text)):
+        for rank, row in enumerate(found):
+            score = row.pop("score")
+            item = fused.setdefault(row["uid"], {**row, "scores": {}, "rrf": 0.0})
+            item["scores"][source] = round(float(score), 4)
             item["rrf"] += 1.0 / (60 + rank)
     ranked = sorted(fused.values(), key=lambda item: item["rrf"], reverse=True)[:limit]
     for item in ranked:
@@ -146,52 +125,23 @@ def messages_relevant(*, user_id: str, embedding: list[float], lucene: str | Non
     return ranked
 
 
-def _message(row) -> dict:
-    return {"uid": row[0], "role": row[1], "content": row[2], "seq": row[3],
-            "created_at": row[4].to_native(), "session_id": row[5]}
-
-
 def facts_relevant(*, user_id: str, embedding: list[float], limit: int, as_of: datetime | None) -> list[dict]:
-    rows, _ = db.cypher_query(cypher.FACTS_BY_VECTOR,
-                              {"user_id": user_id, "embedding": embedding, "limit": limit, "as_of": as_of})
-    return [
-        {"uid": uid, "subject": s, "predicate": p, "object": o, "valid_from": _native(vf),
-         "valid_until": _native(vu), "recorded_at": _native(ra), "score": float(score), "message_uid": source}
-        for uid, s, p, o, vf, vu, ra, score, source in rows
-    ]
+    return rows(cypher.FACTS_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "limit": limit,
+                                         "as_of": moment(as_of) if as_of else None})
 
 
 def preferences_relevant(*, user_id: str, embedding: list[float], limit: int, as_of: datetime | None) -> list[dict]:
-    rows, _ = db.cypher_query(cypher.PREFERENCES_BY_VECTOR,
-                              {"user_id": user_id, "embedding": embedding, "limit": limit, "as_of": as_of})
-    return [
-        {"uid": uid, "category": c, "preference": p, "valid_from": _native(vf), "score": float(score),
-         "message_uid": source}
-        for uid, c, p, vf, score, source in rows
-    ]
+    return rows(cypher.PREFERENCES_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "limit": limit,
+                                               "as_of": moment(as_of) if as_of else None})
 
 
 def entities_relevant(*, user_id: str, embedding: list[float], lucene: str | None, limit: int) -> list[dict]:
-    rows, _ = db.cypher_query(
-        cypher.ENTITIES_RELEVANT,
-        {"user_id": user_id, "embedding": embedding, "lucene": lucene, "limit": limit},
-    )
-    return [
-        {"uid": uid, "name": name, "type": kind, "aliases": aliases or [], "score": float(score), "related": related}
-        for uid, name, kind, aliases, score, related in rows
-    ]
+    return rows(cypher.ENTITIES_RELEVANT, {"user_id": user_id, "embedding": embedding, "lucene": lucene,
+                                           "limit": limit})
 
 
 def traces_similar(*, user_id: str, embedding: list[float], limit: int) -> list[dict]:
-    rows, _ = db.cypher_query(cypher.TRACES_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "limit": limit})
-    return [
-        {"uid": uid, "task": task, "outcome": outcome, "success": success, "score": float(score), "steps": steps}
-        for uid, task, outcome, success, score, steps in rows
-    ]
-
-
-def _native(value):
-    return value.to_native() if hasattr(value, "to_native") else value
+    return rows(cypher.TRACES_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "limit": limit})
 
 
 def lucene_query(*, text: str, user_id: str, fields: tuple[str, ...]) -> str | None:

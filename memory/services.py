@@ -4,20 +4,20 @@ import hashlib
 import json
 from datetime import datetime
 
-import redis
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from neomodel import db
 
 from memory import cypher
 from memory.embeddings import get_embedder
+from memory.kinds import MESSAGES, kind_get
 from memory.models import CATEGORIES, Agent, AgentToken, ConsentRecord, Grant, MemoryAccess, Subject
-from memory.selectors import ITEM_KINDS, consented_categories
+from memory.selectors import consented_categories
 from memory.tasks import message_extract
+from portal.audit import Actor, audit_record
 from portal.exceptions import ApplicationError, NotFound
-from review import cypher as review_cypher
-from review.services import Actor, actor_label, audit_record
+from portal.graphdb import scalar
+from portal.redis_clients import app_redis
 
 LOCK_TIMEOUT_SECONDS = 30
 LOCK_WAIT_SECONDS = 10
@@ -89,13 +89,9 @@ def consent_record(*, subject: Subject, agent: Agent | None, category: str, gran
     return record
 
 
-def _redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
-
-
 def conversation_lock(*, user_id: str, session_id: str):
     """A lock per conversation that holds across processes and web nodes."""
-    return _redis().lock(
+    return app_redis().lock(
         f"lock:conversation:{user_id}:{session_id}", timeout=LOCK_TIMEOUT_SECONDS, blocking_timeout=LOCK_WAIT_SECONDS
     )
 
@@ -235,22 +231,26 @@ def trace_complete(*, subject: Subject, trace_uid: str, outcome: str, success: b
         raise NotFound("No open reasoning trace with that id.")
 
 
-def item_delete(*, user_id: str, kind: str, uid: str) -> int:
-    """Forget one item of a subject, with what was derived only from it; return the nodes deleted."""
+def item_delete(*, user_id: str, kind: str, uid: str, actor: Actor, reason: str = "") -> int:
+    """Forget one item of a subject, with what was derived only from it; return the nodes deleted.
+
+    Every path (the agent API, the person's own pages, staff review) comes here, so each writes its audit row.
+    """
+    item = kind_get(kind)
     params = {"user_id": user_id, "uid": uid}
     with db.transaction:
-        if kind == "messages":
-            if not db.cypher_query(cypher.MESSAGE_UNLINK, params)[0][0][0]:
+        deleted = 0
+        if item is MESSAGES:
+            if not scalar(cypher.MESSAGE_UNLINK, params):
                 raise NotFound("No message with that id.")
-            derived = db.cypher_query(cypher.MESSAGE_DERIVED_DELETE, params)[0][0][0]
-            orphans = db.cypher_query(cypher.MESSAGE_ORPHANS_DELETE, params)[0][0][0]
-            deleted = derived + orphans
-        else:
-            deleted = 0
-        rows, _ = db.cypher_query(cypher.NODE_DELETE[ITEM_KINDS[kind][0]], params)
-        if not rows:
-            raise NotFound(f"No {kind[:-1]} with that id.")
-    return deleted + rows[0][0]
+            deleted = scalar(cypher.MESSAGE_DERIVED_DELETE, params) + scalar(cypher.MESSAGE_ORPHANS_DELETE, params)
+        removed = scalar(item.delete_query, params)
+        if removed is None:
+            raise NotFound(f"No {item.item_title.lower()} with that id.")
+    deleted += removed
+    audit_record(actor=actor, action=f"{item.item_type}.delete", user_id=user_id, target_type=item.item_type,
+                 target_id=uid, before={"nodes": deleted}, after={"nodes": 0}, reason=reason)
+    return deleted
 
 
 def access_record(*, subject: Subject, agent: Agent, session_id: str, items: list[dict]) -> MemoryAccess:
@@ -258,48 +258,3 @@ def access_record(*, subject: Subject, agent: Agent, session_id: str, items: lis
         subject=subject, agent=agent, session_id=session_id or "",
         items=[{"type": item["type"], "uid": item["id"], "score": item["score"]} for item in items],
     )
-
-
-MERGE_EVENTS = {"approved": "merge.approve", "rejected": "merge.reject", "undone": "merge.undo"}
-
-
-def _decide(query: str, *, user_id: str, from_uid: str, into_uid: str, actor: Actor, action: str) -> None:
-    params = {"user_id": user_id, "from_uid": from_uid, "into_uid": into_uid}
-    before, _ = db.cypher_query(review_cypher.SAME_AS_STATE, params)
-    rows, _ = db.cypher_query(query, {**params, "actor": actor_label(actor)}) if before else ([], None)
-    if not rows:
-        raise NotFound(f"No merge of that pair that can be {action}.")
-    after, _ = db.cypher_query(review_cypher.SAME_AS_STATE, params)
-    # Statuses, scores and how many aliases moved: enough to follow the decision, no names.
-    audit_record(actor=actor, action=MERGE_EVENTS[action], user_id=user_id,
-                 target_type="same_as", target_id=f"{from_uid}>{into_uid}", before=before[0][0], after=after[0][0])
-
-
-def same_as_approve(*, user_id: str, from_uid: str, into_uid: str, actor: Actor) -> None:
-    """Confirm a pending merge: the merged entity's names become aliases of the other."""
-    _decide(cypher.SAME_AS_APPROVE, user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=actor,
-            action="approved")
-
-
-def same_as_reject(*, user_id: str, from_uid: str, into_uid: str, actor: Actor) -> None:
-    """Reject a pending merge; the pair is never proposed again."""
-    _decide(cypher.SAME_AS_REJECT, user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=actor,
-            action="rejected")
-
-
-def same_as_undo(*, user_id: str, from_uid: str, into_uid: str, actor: Actor) -> None:
-    """Undo an automatic or confirmed merge, restoring both entities as they were before it."""
-    _decide(cypher.SAME_AS_UNDO, user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=actor,
-            action="undone")
-
-
-def fact_supersession_revert(*, user_id: str, fact_uid: str, actor: Actor) -> str:
-    """Make a superseded fact current again and retract the fact that replaced it; return the latter."""
-    rows, _ = db.cypher_query(cypher.FACT_SUPERSESSION_REVERT,
-                              {"user_id": user_id, "uid": fact_uid, "actor": actor_label(actor)})
-    if not rows:
-        raise NotFound("No superseded fact with that id.")
-    audit_record(actor=actor, action="fact.revert", user_id=user_id, target_type="fact", target_id=fact_uid,
-                 before={fact_uid: "superseded", rows[0][0]: "current"},
-                 after={fact_uid: "current", rows[0][0]: "retracted"})
-    return rows[0][0]

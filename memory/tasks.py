@@ -1,10 +1,7 @@
-import redis
 from celery import shared_task
-from neo4j.exceptions import ServiceUnavailable, SessionExpired, TransientError
 
 from memory import ingest
-
-TRANSIENT = (ServiceUnavailable, SessionExpired, TransientError, redis.ConnectionError, redis.TimeoutError)
+from portal.exceptions import TRANSIENT
 
 
 @shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8)

@@ -1,8 +1,9 @@
 """One error family for the whole portal, mapped once to HTTP responses."""
 
+import redis
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from neo4j.exceptions import ServiceUnavailable, SessionExpired, TransientError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -23,14 +24,28 @@ class NotFound(ApplicationError):
     status_code = status.HTTP_404_NOT_FOUND
 
 
-class GraphUnavailable(ApplicationError):
+class AccessDenied(ApplicationError):
+    status_code = status.HTTP_403_FORBIDDEN
+
+
+class StoreUnavailable(ApplicationError):
+    """A store the request needs does not answer; `extra["service"]` names it."""
+
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+
+
+# Failures a worker retries: the store will most likely answer a moment later.
+TRANSIENT = (ServiceUnavailable, SessionExpired, TransientError, redis.ConnectionError, redis.TimeoutError)
 
 
 def exception_handler(exc, context):
     """Render every API error as {"message": ..., "extra": {...}}."""
     if isinstance(exc, (ServiceUnavailable, SessionExpired)):
-        exc = GraphUnavailable("The memory graph (Neo4j) is unavailable; nothing was changed. Retry later.")
+        exc = StoreUnavailable("The memory graph (Neo4j) is unavailable; nothing was changed. Retry later.",
+                               {"service": "neo4j"})
+    elif isinstance(exc, (redis.ConnectionError, redis.TimeoutError)):
+        exc = StoreUnavailable("Redis (locks and caches) is unavailable; nothing was changed. Retry later.",
+                               {"service": "redis"})
     if isinstance(exc, ApplicationError):
         return Response({"message": exc.message, "extra": exc.extra}, status=exc.status_code)
     if isinstance(exc, Http404):

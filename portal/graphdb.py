@@ -1,12 +1,23 @@
-"""The process-wide neomodel connection: configured once, connected lazily on first query."""
+"""The process-wide neomodel connection, and the one place where values cross the graph boundary.
 
+Rows come back as dicts keyed by the queries' `AS` aliases. A stated date (a neo4j Date) becomes a
+`datetime.date`, a moment (a neo4j DateTime) an aware `datetime.datetime`; lists and maps are
+converted all the way down. Every reader above this module sees Python values only.
+"""
+
+from datetime import UTC, date, datetime
+from typing import Any
 from urllib.parse import urlsplit
 
+import neo4j.time
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from neomodel import db, get_config
 
 SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+SERVER_INFO = "CALL dbms.components() YIELD name, versions, edition RETURN name, versions[0] AS version, edition"
+VECTOR_DIMENSIONS = ("SHOW VECTOR INDEXES YIELD name, options "
+                     "RETURN name, options.indexConfig['vector.dimensions'] AS dimensions")
 
 
 def configure() -> None:
@@ -24,6 +35,41 @@ def configure() -> None:
     get_config().database_url = settings.NEO4J_URL
 
 
+def native(value: Any) -> Any:
+    """Return a graph value as a Python one: Date -> date, DateTime -> aware datetime, recursively."""
+    if isinstance(value, neo4j.time.DateTime):
+        when = value.to_native()
+        return when if when.tzinfo else when.replace(tzinfo=UTC)
+    if isinstance(value, neo4j.time.Date):
+        return value.to_native()
+    if isinstance(value, list | tuple):
+        return [native(v) for v in value]
+    if isinstance(value, dict):
+        return {k: native(v) for k, v in value.items()}
+    if hasattr(value, "to_native"):  # Time, Duration
+        return value.to_native()
+    return value
+
+
+def rows(query: str, params: dict | None = None) -> list[dict]:
+    """Run a query and return its rows as dicts keyed by the query's column aliases, values made native."""
+    found, columns = db.cypher_query(query, params or {})
+    return [{column: native(value) for column, value in zip(columns, row)} for row in found]
+
+
+def scalar(query: str, params: dict | None = None) -> Any:
+    """Return the first column of the first row (native), or None when there is no row."""
+    found, _ = db.cypher_query(query, params or {})
+    return native(found[0][0]) if found else None
+
+
+def moment(value: date | datetime) -> datetime:
+    """Return a date or a datetime as an aware datetime (a date starts at midnight UTC), to compare or place them."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    return datetime(value.year, value.month, value.day, tzinfo=UTC)
+
+
 def reconnect() -> None:
     """Forget a driver inherited through fork; the next query builds this process's own.
 
@@ -35,20 +81,13 @@ def reconnect() -> None:
 
 def server_info() -> dict:
     """Return the server's name, version and edition; raises if Neo4j is unreachable."""
-    rows, _ = db.cypher_query(
-        "CALL dbms.components() YIELD name, versions, edition RETURN name, versions[0], edition"
-    )
-    name, version, edition = rows[0]
-    return {"name": name, "version": version, "edition": edition}
+    return rows(SERVER_INFO)[0]
 
 
 def vector_dimension_mismatches(expected: int) -> list[str]:
     """Return the vector indexes whose dimensions differ from the embedder's."""
-    rows, _ = db.cypher_query(
-        "SHOW VECTOR INDEXES YIELD name, options "
-        "RETURN name, options.indexConfig['vector.dimensions']"
-    )
-    return [f"{name} has {dims}" for name, dims in rows if dims != expected]
+    return [f"{row['name']} has {row['dimensions']}" for row in rows(VECTOR_DIMENSIONS)
+            if row["dimensions"] != expected]
 
 
 def check_vector_dimensions(expected: int) -> None:

@@ -1,13 +1,12 @@
 """GET /healthz: the state of every service the portal needs, as JSON."""
 
-import redis
-from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
 from portal import graphdb
 from portal.celery import app as celery_app
+from portal.redis_clients import app_redis
 
 
 def _database() -> dict:
@@ -17,11 +16,7 @@ def _database() -> dict:
 
 
 def _redis() -> dict:
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
-    try:
-        return {"version": client.info("server")["redis_version"]}
-    finally:
-        client.close()
+    return {"version": app_redis().info("server")["redis_version"]}
 
 
 def _worker() -> dict:

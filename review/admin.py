@@ -1,7 +1,5 @@
 """Agents and their tokens on the staff admin site, gated by `review.manage_agents`."""
 
-import redis
-from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
@@ -25,10 +23,6 @@ class AgentAdmin(admin.ModelAdmin):
     fields = ("agent_id", "name", "scopes", "rate_limit_per_minute", "is_active")
     change_form_template = "review/agent_change_form.html"
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.redis = redis.Redis.from_url(settings.REDIS_URL)
-
     def has_module_permission(self, request):
         return request.user.has_perm(MANAGE)
 
@@ -49,11 +43,11 @@ class AgentAdmin(admin.ModelAdmin):
 
     @admin.display(description="API calls")
     def calls(self, agent):
-        return selectors.agent_counters(agent=agent, redis_client=self.redis)["calls"]
+        return selectors.agent_counters(agent=agent)["calls"]
 
     @admin.display(description="errors")
     def errors(self, agent):
-        return selectors.agent_counters(agent=agent, redis_client=self.redis)["errors"]
+        return selectors.agent_counters(agent=agent)["errors"]
 
     @admin.display(description="context reads", ordering="context_reads")
     def context_reads(self, agent):

@@ -10,9 +10,40 @@ SCHEMA = [
     "CREATE INDEX trace_started IF NOT EXISTS FOR (t:ReasoningTrace) ON (t.started_at)",
 ]
 
-SAME_AS_STATE = """
+# --- merge decisions --------------------------------------------------------------------------
+
+# A decision's audit row: statuses, scores and how many aliases moved, never names.
+MERGE_STATE = """
 MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS]->(b:Entity {uid: $into_uid, user_id: $user_id})
-RETURN {status: s.status, confidence: s.confidence, aliases_added: size(coalesce(s.added_aliases, []))}
+RETURN {status: s.status, confidence: s.confidence, aliases_added: size(coalesce(s.added_aliases, []))} AS state
+"""
+
+# Approving makes the merged entity's names aliases of the other, remembering which, for an undo.
+MERGE_APPROVE = """
+MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS {status: 'pending'}]->(b:Entity {user_id: $user_id})
+WHERE b.uid = $into_uid
+SET s.status = 'confirmed', s.decided_by = $actor, s.decided_at = datetime(),
+    s.added_aliases = [x IN [a.name] + a.aliases WHERE NOT x IN b.aliases AND x <> b.name]
+SET b.aliases = b.aliases + s.added_aliases
+RETURN s.status AS status
+"""
+
+# A rejected pair stays as a SAME_AS {status: 'rejected'}, so resolution never proposes it again.
+MERGE_REJECT = """
+MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS {status: 'pending'}]->(b:Entity {user_id: $user_id})
+WHERE b.uid = $into_uid
+SET s.status = 'rejected', s.decided_by = $actor, s.decided_at = datetime()
+RETURN s.status AS status
+"""
+
+# Undoing a merge takes back exactly the aliases it added and keeps the pair from merging again.
+MERGE_UNDO = """
+MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS]->(b:Entity {user_id: $user_id})
+WHERE b.uid = $into_uid AND s.status IN ['auto', 'confirmed']
+SET b.aliases = [x IN b.aliases WHERE NOT x IN coalesce(s.added_aliases, [])]
+SET s.status = 'rejected', s.undone_from = s.status, s.decided_by = $actor, s.decided_at = datetime(),
+    s.added_aliases = []
+RETURN s.status AS status
 """
 
 _MERGE_FILTERS = """
@@ -22,12 +53,14 @@ _MERGE_FILTERS = """
   AND ($older_than IS NULL OR s.created_at < $older_than) AND ($newer_than IS NULL OR s.created_at >= $newer_than)
 """
 
-_MERGE_ROW = """
-RETURN a.user_id, s.status, s.confidence, s.scores, s.evidence, s.created_at, s.decided_by, s.decided_at,
-       s.undone_from, s.added_aliases,
-       {uid: a.uid, name: a.name, type: a.type, aliases: a.aliases},
-       {uid: b.uid, name: b.name, type: b.type, aliases: b.aliases}
+_MERGE_COLUMNS = """
+a.user_id AS user_id, s.status AS status, s.confidence AS confidence, s.scores AS scores,
+s.evidence AS evidence, s.created_at AS created_at, s.decided_by AS decided_by, s.decided_at AS decided_at,
+s.undone_from AS undone_from, coalesce(s.added_aliases, []) AS added_aliases,
+{uid: a.uid, name: a.name, type: a.type, aliases: coalesce(a.aliases, [])} AS from,
+{uid: b.uid, name: b.name, type: b.type, aliases: coalesce(b.aliases, [])} AS into
 """
+_MERGE_ROW = "RETURN " + _MERGE_COLUMNS
 
 # Across subjects, in one round trip: the count reads only the (status, created_at) index unless a type
 # or score filter needs the nodes, and age bounds are an index range. SAME_AS only ever joins two
@@ -50,10 +83,10 @@ CALL () {
   MATCH (a)-[s:SAME_AS]->(b)
 """ + _PENDING_WHERE + """
   WITH a, s, b ORDER BY s.status DESC, s.created_at DESC SKIP $skip LIMIT $limit
-  RETURN collect([a.user_id, s.status, s.confidence, s.scores, s.evidence, s.created_at, s.decided_by,
-                  s.decided_at, s.undone_from, s.added_aliases,
-                  {uid: a.uid, name: a.name, type: a.type, aliases: a.aliases},
-                  {uid: b.uid, name: b.name, type: b.type, aliases: b.aliases}]) AS rows
+  WITH """ + _MERGE_COLUMNS + """
+  RETURN collect({user_id: user_id, status: status, confidence: confidence, scores: scores, evidence: evidence,
+                  created_at: created_at, decided_by: decided_by, decided_at: decided_at, undone_from: undone_from,
+                  added_aliases: added_aliases, from: from, into: into}) AS rows
 }
 RETURN total, rows
 """
@@ -70,7 +103,7 @@ MERGES_PENDING_FOR_USER_COUNT = """
 MATCH (a:Entity {user_id: $user_id})-[s:SAME_AS]->(b:Entity {user_id: $user_id})
 WHERE s.status = 'pending'
 """ + _MERGE_FILTERS + """
-RETURN count(s)
+RETURN count(s) AS total
 """
 
 MERGES_DECIDED = """
@@ -84,7 +117,7 @@ WITH a, s, b ORDER BY coalesce(s.decided_at, s.created_at) DESC SKIP $skip LIMIT
 
 FACT_SUBJECTS = """
 MATCH (f:Fact {user_id: $user_id})
-RETURN f.subject, count(*), sum(CASE WHEN f.status = 'current' THEN 0 ELSE 1 END) AS replaced
+RETURN f.subject AS subject, count(*) AS facts, sum(CASE WHEN f.status = 'current' THEN 0 ELSE 1 END) AS replaced
 ORDER BY replaced DESC, f.subject
 LIMIT 200
 """
@@ -93,29 +126,43 @@ FACT_TIMELINE = """
 MATCH (f:Fact {user_id: $user_id})
 WHERE toLower(f.subject) = toLower($subject)
 OPTIONAL MATCH (f)-[r:SUPERSEDED_BY]->(n:Fact {user_id: $user_id})
-RETURN f.uid, f.predicate, f.object, f.status, f.valid_from, f.valid_until, f.recorded_at, f.expired_at,
-       n.uid, r.reverted_at, r.reverted_by, r.confirmed_at, r.confirmed_by
+RETURN f.uid AS uid, f.predicate AS predicate, f.object AS object, f.status AS status,
+       f.valid_from AS valid_from, f.valid_until AS valid_until, f.recorded_at AS recorded_at,
+       f.expired_at AS expired_at, n.uid AS newer_uid, r.reverted_at AS reverted_at, r.reverted_by AS reverted_by,
+       r.confirmed_at AS confirmed_at, r.confirmed_by AS confirmed_by
 ORDER BY f.predicate, coalesce(f.valid_from, f.recorded_at), f.recorded_at
 """
 
 FACT_GET = """
 MATCH (f:Fact {uid: $uid, user_id: $user_id})
 OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact {user_id: $user_id})
-RETURN f.subject, f.predicate, f.object, f.status, n.uid, n.object
+RETURN f.uid AS uid, f.subject AS subject, f.predicate AS predicate, f.object AS object, f.status AS status,
+       n.uid AS newer_uid, n.object AS newer_object
 """
 
 # The same "valid then" rule as the context endpoint's as_of: recorded by then, not yet expired, not retracted.
 FACTS_AS_OF = """
 MATCH (f:Fact {user_id: $user_id})
 WHERE f.recorded_at <= $as_of AND (f.expired_at IS NULL OR f.expired_at > $as_of) AND f.status <> 'retracted'
-RETURN f.uid, f.subject, f.predicate, f.object, f.valid_from, f.recorded_at, f.status
+RETURN f.uid AS uid, f.subject AS subject, f.predicate AS predicate, f.object AS object,
+       f.valid_from AS valid_from, f.valid_until AS valid_until, f.recorded_at AS recorded_at, f.status AS status
 ORDER BY f.subject, f.predicate, f.recorded_at
 """
 
-FACT_SUPERSESSION_CONFIRM = """
+# Confirming only marks the supersession as reviewed; both facts stay as they are.
+FACT_CONFIRM = """
 MATCH (old:Fact {uid: $uid, user_id: $user_id, status: 'superseded'})-[r:SUPERSEDED_BY]->(new:Fact {user_id: $user_id})
 SET r.confirmed_at = datetime(), r.confirmed_by = $actor
-RETURN new.uid
+RETURN new.uid AS newer_uid
+"""
+
+# Reverting makes the older fact current again and retracts the newer; both stay.
+FACT_REVERT = """
+MATCH (old:Fact {uid: $uid, user_id: $user_id, status: 'superseded'})-[r:SUPERSEDED_BY]->(new:Fact {user_id: $user_id})
+SET old.status = 'current', old.valid_until = null, old.expired_at = null
+SET new.status = 'retracted', new.expired_at = datetime()
+SET r.reverted_at = datetime(), r.reverted_by = $actor
+RETURN new.uid AS newer_uid
 """
 
 # --- reasoning traces -------------------------------------------------------------------------
@@ -132,19 +179,20 @@ TRACES_PAGE = """
 MATCH (t:ReasoningTrace)
 """ + _TRACE_FILTERS + """
 WITH t ORDER BY t.started_at DESC SKIP $skip LIMIT $limit
-RETURN t.uid, t.user_id, t.agent_id, t.session_id, t.task, t.outcome, t.success, t.started_at, t.completed_at,
-       COUNT { (t)-[:HAS_STEP]->() }
+RETURN t.uid AS uid, t.user_id AS user_id, t.agent_id AS agent_id, t.session_id AS session_id, t.task AS task,
+       t.outcome AS outcome, t.success AS success, t.started_at AS started_at, t.completed_at AS completed_at,
+       COUNT { (t)-[:HAS_STEP]->() } AS steps
 """
 
 TRACES_COUNT = """
 MATCH (t:ReasoningTrace)
 """ + _TRACE_FILTERS + """
-RETURN count(t)
+RETURN count(t) AS total
 """
 
 TRACE_GET = """
 MATCH (t:ReasoningTrace {uid: $uid, user_id: $user_id})
-RETURN t {.uid, .user_id, .agent_id, .session_id, .task, .outcome, .success, .started_at, .completed_at}
+RETURN t {.uid, .user_id, .agent_id, .session_id, .task, .outcome, .success, .started_at, .completed_at} AS trace
 """
 
 TRACE_STEPS = """
@@ -152,7 +200,7 @@ MATCH (t:ReasoningTrace {uid: $uid, user_id: $user_id})-[hs:HAS_STEP]->(s:Reason
 OPTIONAL MATCH (s)-[:HAS_TOOL_CALL]->(c:ToolCall {user_id: $user_id})
 WITH hs, s, c ORDER BY c.created_at
 WITH hs, s, collect(c {.uid, .tool_name, .arguments, .result, .status, .error, .duration_ms}) AS calls
-RETURN hs.order, s {.uid, .thought, .action, .observation, .created_at}, calls
+RETURN hs.order AS order, s {.uid, .thought, .action, .observation, .created_at} AS step, calls AS tool_calls
 ORDER BY hs.order
 """
 
@@ -163,7 +211,7 @@ MATCH (o:ReasoningTrace {user_id: $user_id})
 WHERE o <> t AND o.task_embedding IS NOT NULL AND t.task_embedding IS NOT NULL
 WITH o, vector.similarity.cosine(t.task_embedding, o.task_embedding) AS score
 ORDER BY score DESC LIMIT $limit
-RETURN o.uid, o.task, o.outcome, o.success, o.started_at, score
+RETURN o.uid AS uid, o.task AS task, o.outcome AS outcome, o.success AS success, o.started_at AS started_at, score
 """
 
 # --- bench_review -----------------------------------------------------------------------------

@@ -1,9 +1,7 @@
 """Count each agent's API calls and failed calls in Redis, for the usage columns of the agent admin."""
 
-import redis
-from django.conf import settings
-
 from memory.models import AgentToken
+from portal.redis_clients import app_redis
 
 
 def usage_key(agent_pk: int) -> str:
@@ -18,13 +16,12 @@ class AgentUsageMiddleware:
 
     def __init__(self, get_response):
         self.get_response = get_response
-        self.redis = redis.Redis.from_url(settings.REDIS_URL)
 
     def __call__(self, request):
         response = self.get_response(request)
         token = getattr(request, "auth", None)
         if isinstance(token, AgentToken):
-            pipe = self.redis.pipeline(transaction=False)
+            pipe = app_redis().pipeline(transaction=False)
             pipe.hincrby(usage_key(token.agent_id), "calls", 1)
             if response.status_code >= 400:
                 pipe.hincrby(usage_key(token.agent_id), "errors", 1)

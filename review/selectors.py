@@ -3,33 +3,22 @@
 import json
 from datetime import UTC, datetime, timedelta
 
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
-from neomodel import db
 
-from governance.models import user_id_digest
 from memory.models import Agent, Subject
+from memory.selectors import subject_find
 from portal.exceptions import NotFound
+from portal.graphdb import moment, rows, scalar
+from portal.models import AuditEvent, user_id_digest
+from portal.redis_clients import app_redis
 from review import cypher
 from review.middleware import usage_key
-from review.models import AuditEvent
 
 SCORE_BANDS = {"high": (0.85, None), "middle": (0.75, 0.85), "low": (None, 0.75)}
 AGES = {"day": ("newer", 1), "week": ("newer", 7), "older-week": ("older", 7), "older-month": ("older", 30)}
 TIMELINE_WIDTH = 720
 EARLIEST, LATEST = datetime.min.replace(tzinfo=UTC), datetime.max.replace(tzinfo=UTC)
-
-
-def _native(value):
-    return value.to_native() if hasattr(value, "to_native") else value
-
-
-def subject_find(*, text: str) -> Subject | None:
-    """Return the subject with this public id or account email."""
-    text = text.strip()
-    if not text:
-        return None
-    return Subject.objects.select_related("account").filter(Q(user_id=text) | Q(account__email__iexact=text)).first()
 
 
 def subject_labels(*, user_ids: set[str]) -> dict[str, str]:
@@ -47,12 +36,8 @@ def _merge_params(*, type: str | None, band: str | None, age: str | None) -> dic
     return {"type": type or None, "min_score": low, "max_score": high, "older_than": older, "newer_than": newer}
 
 
-def _merge_row(row) -> dict:
-    user_id, status, confidence, scores, evidence, created, decided_by, decided_at, undone_from, added, a, b = row
-    return {"user_id": user_id, "status": status, "confidence": confidence, "scores": json.loads(scores or "{}"),
-            "evidence": json.loads(evidence or "{}"), "created_at": _native(created), "decided_by": decided_by,
-            "decided_at": _native(decided_at), "undone_from": undone_from, "added_aliases": added or [],
-            "from": {**a, "aliases": a["aliases"] or []}, "into": {**b, "aliases": b["aliases"] or []}}
+def _merge_row(row: dict) -> dict:
+    return {**row, "scores": json.loads(row["scores"] or "{}"), "evidence": json.loads(row["evidence"] or "{}")}
 
 
 def merge_proposal_page(*, user_id: str | None, type: str | None = None, band: str | None = None,
@@ -61,13 +46,14 @@ def merge_proposal_page(*, user_id: str | None, type: str | None = None, band: s
     params = {**_merge_params(type=type, band=band, age=age), "user_id": user_id,
               "skip": (page - 1) * per_page, "limit": per_page}
     if user_id:
-        rows, _ = db.cypher_query(cypher.MERGES_PENDING_FOR_USER, params)
-        count = db.cypher_query(cypher.MERGES_PENDING_FOR_USER_COUNT, params)[0][0][0]
+        found = rows(cypher.MERGES_PENDING_FOR_USER, params)
+        count = scalar(cypher.MERGES_PENDING_FOR_USER_COUNT, params)
     else:
         params["newer_than"] = params["newer_than"] or EARLIEST
         params["older_than"] = params["older_than"] or LATEST
-        [[count, rows]], _ = db.cypher_query(cypher.MERGES_PENDING, params)
-    return {"rows": [_merge_row(row) for row in rows], "count": count}
+        page = rows(cypher.MERGES_PENDING, params)[0]
+        found, count = page["rows"], page["total"]
+    return {"rows": [_merge_row(row) for row in found], "count": count}
 
 
 def merge_decided_page(*, user_id: str | None, type: str | None = None, band: str | None = None,
@@ -75,45 +61,38 @@ def merge_decided_page(*, user_id: str | None, type: str | None = None, band: st
     """Return one page of decided merges (confirmed, automatic, rejected), latest decision first."""
     params = {**_merge_params(type=type, band=band, age=age), "user_id": user_id,
               "skip": (page - 1) * per_page, "limit": per_page}
-    rows, _ = db.cypher_query(cypher.MERGES_DECIDED, params)
-    return [_merge_row(row) for row in rows]
+    return [_merge_row(row) for row in rows(cypher.MERGES_DECIDED, params)]
 
 
 def fact_subject_list(*, user_id: str) -> list[dict]:
-    rows, _ = db.cypher_query(cypher.FACT_SUBJECTS, {"user_id": user_id})
-    return [{"subject": subject, "facts": n, "replaced": replaced} for subject, n, replaced in rows]
+    return rows(cypher.FACT_SUBJECTS, {"user_id": user_id})
 
 
 def fact_get(*, user_id: str, uid: str) -> dict:
-    rows, _ = db.cypher_query(cypher.FACT_GET, {"user_id": user_id, "uid": uid})
-    if not rows:
+    found = rows(cypher.FACT_GET, {"user_id": user_id, "uid": uid})
+    if not found:
         raise NotFound("No fact with that id.")
-    subject, predicate, obj, status, newer_uid, newer_object = rows[0]
-    return {"uid": uid, "subject": subject, "predicate": predicate, "object": obj, "status": status,
-            "newer_uid": newer_uid, "newer_object": newer_object}
+    return found[0]
 
 
 def fact_timeline(*, user_id: str, subject: str, now: datetime | None = None) -> dict:
     """Return a subject's facts by predicate, each with the geometry of its validity bar on a shared time axis.
 
     A fact is drawn from when it held (valid_from, else when it was recorded) to when it stopped
-    (valid_until, else when it expired), or to now while it holds.
+    (valid_until, else when it expired), or to now while it holds. A stated date (valid_from "2025-03-03")
+    is placed at the start of its day; `start` and `end` keep what was stated, for display.
     """
     now = now or timezone.now()
-    rows, _ = db.cypher_query(cypher.FACT_TIMELINE, {"user_id": user_id, "subject": subject})
     facts = []
-    for (uid, predicate, obj, status, valid_from, valid_until, recorded_at, expired_at, newer_uid, reverted_at,
-         reverted_by, confirmed_at, confirmed_by) in rows:
-        start = _native(valid_from) or _native(recorded_at)
-        end = _native(valid_until) or _native(expired_at)
-        facts.append({"uid": uid, "predicate": predicate, "object": obj, "status": status, "start": start,
-                      "end": end, "recorded_at": _native(recorded_at), "expired_at": _native(expired_at),
-                      "newer_uid": newer_uid, "reverted_at": _native(reverted_at), "reverted_by": reverted_by,
-                      "confirmed_at": _native(confirmed_at), "confirmed_by": confirmed_by})
+    for fact in rows(cypher.FACT_TIMELINE, {"user_id": user_id, "subject": subject}):
+        start = fact["valid_from"] or fact["recorded_at"]
+        end = fact["valid_until"] or fact["expired_at"]
+        facts.append({**fact, "start": start, "end": end, "start_at": moment(start),
+                      "end_at": moment(end) if end else None})
     if not facts:
         return {"predicates": [], "axis": []}
-    first = min(f["start"] for f in facts)
-    last = max([now, *(f["end"] for f in facts if f["end"])])
+    first = min(f["start_at"] for f in facts)
+    last = max([now, *(f["end_at"] for f in facts if f["end_at"])])
     span = max((last - first).total_seconds(), 1.0)
 
     def x(moment: datetime) -> int:
@@ -121,8 +100,8 @@ def fact_timeline(*, user_id: str, subject: str, now: datetime | None = None) ->
 
     predicates: dict[str, list[dict]] = {}
     for fact in facts:
-        left = x(fact["start"])
-        fact["x"], fact["width"] = left, max(x(fact["end"] or now) - left, 3)
+        left = x(fact["start_at"])
+        fact["x"], fact["width"] = left, max(x(fact["end_at"] or now) - left, 3)
         predicates.setdefault(fact["predicate"], []).append(fact)
     axis = [{"x": x(first + (last - first) * i / 4), "label": first + (last - first) * i / 4} for i in range(5)]
     return {"predicates": [{"predicate": p, "facts": fs, "height": 26 * len(fs) + 8}
@@ -132,9 +111,7 @@ def fact_timeline(*, user_id: str, subject: str, now: datetime | None = None) ->
 
 def facts_as_of(*, user_id: str, as_of: datetime) -> list[dict]:
     """Return the subject's facts that held at a past moment, as the context endpoint's `as_of` sees them."""
-    rows, _ = db.cypher_query(cypher.FACTS_AS_OF, {"user_id": user_id, "as_of": as_of})
-    return [{"uid": uid, "subject": s, "predicate": p, "object": o, "valid_from": _native(vf),
-             "recorded_at": _native(ra), "status": status} for uid, s, p, o, vf, ra, status in rows]
+    return rows(cypher.FACTS_AS_OF, {"user_id": user_id, "as_of": moment(as_of)})
 
 
 def _trace_params(*, user_id, agent_id, session_id, outcome, since, until) -> dict:
@@ -148,28 +125,20 @@ def trace_page(*, user_id: str | None = None, agent_id: str | None = None, sessi
     """Return one page of reasoning traces, newest first, with the total count."""
     params = _trace_params(user_id=user_id, agent_id=agent_id, session_id=session_id, outcome=outcome,
                            since=since, until=until)
-    rows, _ = db.cypher_query(cypher.TRACES_PAGE, {**params, "skip": (page - 1) * per_page, "limit": per_page})
-    count = db.cypher_query(cypher.TRACES_COUNT, params)[0][0][0]
-    return {"count": count, "rows": [
-        {"uid": uid, "user_id": uid_of_user, "agent_id": agent, "session_id": session, "task": task,
-         "outcome": outcome_text, "success": success, "started_at": _native(started),
-         "completed_at": _native(completed), "steps": steps}
-        for uid, uid_of_user, agent, session, task, outcome_text, success, started, completed, steps in rows
-    ]}
+    found = rows(cypher.TRACES_PAGE, {**params, "skip": (page - 1) * per_page, "limit": per_page})
+    return {"count": scalar(cypher.TRACES_COUNT, params), "rows": found}
 
 
 def trace_get(*, user_id: str, uid: str) -> dict:
     """Return a trace with its steps in order, each with its tool calls (arguments and results decoded)."""
-    rows, _ = db.cypher_query(cypher.TRACE_GET, {"user_id": user_id, "uid": uid})
-    if not rows:
+    trace = scalar(cypher.TRACE_GET, {"user_id": user_id, "uid": uid})
+    if trace is None:
         raise NotFound("No reasoning trace with that id.")
-    trace = {k: _native(v) for k, v in rows[0][0].items()}
-    steps, _ = db.cypher_query(cypher.TRACE_STEPS, {"user_id": user_id, "uid": uid})
     trace["steps"] = [
-        {"order": order, **{k: _native(v) for k, v in step.items()},
+        {"order": row["order"], **row["step"],
          "tool_calls": [{**call, "arguments": _decoded(call["arguments"]), "result": _decoded(call["result"])}
-                        for call in calls]}
-        for order, step, calls in steps
+                        for call in row["tool_calls"]]}
+        for row in rows(cypher.TRACE_STEPS, {"user_id": user_id, "uid": uid})
     ]
     return trace
 
@@ -183,9 +152,7 @@ def _decoded(text):
 
 def trace_similar(*, user_id: str, uid: str, limit: int = 5) -> list[dict]:
     """Return the subject's other traces whose task is nearest by exact cosine of the task embeddings."""
-    rows, _ = db.cypher_query(cypher.TRACES_SIMILAR, {"user_id": user_id, "uid": uid, "limit": limit})
-    return [{"uid": u, "task": task, "outcome": outcome, "success": success, "started_at": _native(started),
-             "score": float(score)} for u, task, outcome, success, started, score in rows]
+    return rows(cypher.TRACES_SIMILAR, {"user_id": user_id, "uid": uid, "limit": limit})
 
 
 def agent_list_with_usage() -> QuerySet[Agent]:
@@ -196,9 +163,9 @@ def agent_list_with_usage() -> QuerySet[Agent]:
     )
 
 
-def agent_counters(*, agent: Agent, redis_client) -> dict[str, int]:
+def agent_counters(*, agent: Agent) -> dict[str, int]:
     """Return the API calls and failed calls counted for an agent."""
-    counters = redis_client.hgetall(usage_key(agent.pk))
+    counters = app_redis().hgetall(usage_key(agent.pk))
     return {"calls": int(counters.get(b"calls", 0)), "errors": int(counters.get(b"errors", 0))}
 
 

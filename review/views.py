@@ -1,4 +1,4 @@
-"""Staff review pages on the admin site: merges, superseded facts, reasoning traces, audit, erasure.
+"""Staff review pages on the admin site: merges, superseded facts, reasoning traces, audit.
 
 Every page that shows a subject's memory needs `review.view_memory_content` and records who saw
 whose memory. The site's `admin_view` (see urls.py) already requires an active staff member.
@@ -16,17 +16,14 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from governance import selectors as governance_selectors
-from governance import services as governance_services
-from governance.models import ErasureScope
 from memory import services as memory_services
+from memory.kinds import TRACES
 from portal.exceptions import NotFound
 from review import selectors, services
-from review.forms import AsOfForm, AuditFilterForm, EraseForm, MergeFilterForm, ReasonForm, TraceFilterForm
+from review.forms import AsOfForm, AuditFilterForm, MergeFilterForm, ReasonForm, TraceFilterForm
 
 PER_PAGE = 50
 CONTENT = "review.view_memory_content"
-DONE = {"approve": "Approved", "reject": "Rejected"}
 
 
 def requires(*perms):
@@ -92,29 +89,8 @@ def _merge_filters(request) -> tuple[MergeFilterForm, dict]:
 
 
 @requires("review.review_merges", CONTENT)
-@require_http_methods(["GET", "POST"])
+@require_GET
 def merge_list(request):
-    if request.method == "POST":
-        if request.POST.get("decide"):
-            action, _, key = request.POST["decide"].partition(":")
-            keys = [key]
-        else:
-            action, keys = request.POST.get("action"), request.POST.getlist("pair")
-        if action not in ("approve", "reject"):
-            messages.error(request, "Choose approve or reject.")
-            return redirect(request.get_full_path())
-        decide = memory_services.same_as_approve if action == "approve" else memory_services.same_as_reject
-        done = 0
-        for key in keys:
-            user_id, _, pair = key.partition("|")
-            from_uid, _, into_uid = pair.partition(">")
-            try:
-                decide(user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=request.user)
-                done += 1
-            except NotFound as exc:
-                messages.warning(request, exc.message)
-        messages.success(request, f"{DONE[action]} {done} merge{'s' if done != 1 else ''}.")
-        return redirect(request.get_full_path())
     form, filters = _merge_filters(request)
     page = _page_number(request)
     result = selectors.merge_proposal_page(**filters, page=page, per_page=PER_PAGE)
@@ -124,7 +100,36 @@ def merge_list(request):
     query.pop("page", None)
     return _render(request, "review/merge_list.html", "Merge proposals", form=form, rows=_with_emails(result["rows"]),
                    count=result["count"], page=page, pages=max((result["count"] + PER_PAGE - 1) // PER_PAGE, 1),
-                   query=query.urlencode())
+                   query=query.urlencode(), filters=request.GET.urlencode())
+
+
+def _merges_decide(request, decide, done: str):
+    """Apply a decision to the pair of one row's button, or to every ticked pair, then go back to the queue."""
+    keys = [request.POST["decide"]] if request.POST.get("decide") else request.POST.getlist("pair")
+    decided = 0
+    for key in keys:
+        user_id, _, pair = key.partition("|")
+        from_uid, _, into_uid = pair.partition(">")
+        try:
+            decide(user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=request.user)
+            decided += 1
+        except NotFound as exc:
+            messages.warning(request, exc.message)
+    messages.success(request, f"{done} {decided} merge{'s' if decided != 1 else ''}.")
+    query = request.GET.urlencode()
+    return redirect(reverse("admin:review_merge_list") + (f"?{query}" if query else ""))
+
+
+@requires("review.review_merges", CONTENT)
+@require_POST
+def merge_approve(request):
+    return _merges_decide(request, services.merge_approve, "Approved")
+
+
+@requires("review.review_merges", CONTENT)
+@require_POST
+def merge_reject(request):
+    return _merges_decide(request, services.merge_reject, "Rejected")
 
 
 @requires("review.review_merges", CONTENT)
@@ -143,11 +148,10 @@ def merge_decided(request):
 @require_http_methods(["GET", "POST"])
 def merge_undo(request, user_id, from_uid, into_uid):
     if request.method == "POST":
-        _found(memory_services.same_as_undo, user_id=user_id, from_uid=from_uid, into_uid=into_uid,
-               actor=request.user)
+        _found(services.merge_undo, user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=request.user)
         messages.success(request, "Merge undone: both entities are as they were before it, and the pair will "
                                   "not be proposed again.")
-        return redirect("admin:review_mergeproposal_decided")
+        return redirect("admin:review_merge_decided")
     return _render(request, "review/merge_undo.html", "Undo this merge?", user_id=user_id, from_uid=from_uid,
                    into_uid=into_uid)
 
@@ -176,7 +180,7 @@ def fact_revert(request, user_id, uid):
     subject = _subject_or_404(user_id)
     back = f"{reverse('admin:review_fact_timeline')}?user={user_id}&subject={fact['subject']}"
     if request.method == "POST":
-        _found(memory_services.fact_supersession_revert, user_id=user_id, fact_uid=uid, actor=request.user)
+        _found(services.fact_revert, user_id=user_id, fact_uid=uid, actor=request.user)
         messages.success(request, "Reverted: the older fact is current again; the newer one is kept, retracted.")
         return redirect(back)
     if request.user.has_perm(CONTENT):
@@ -189,7 +193,7 @@ def fact_revert(request, user_id, uid):
 @require_POST
 def fact_confirm(request, user_id, uid):
     fact = _found(selectors.fact_get, user_id=user_id, uid=uid)
-    _found(services.fact_supersession_confirm, user_id=user_id, fact_uid=uid, actor=request.user)
+    _found(services.fact_confirm, user_id=user_id, fact_uid=uid, actor=request.user)
     messages.success(request, "Supersession confirmed.")
     return redirect(f"{reverse('admin:review_fact_timeline')}?user={user_id}&subject={fact['subject']}")
 
@@ -247,14 +251,14 @@ def trace_delete(request, user_id, uid):
     _found(selectors.trace_get, user_id=user_id, uid=uid)
     form = ReasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        deleted = _found(services.trace_delete, user_id=user_id, trace_uid=uid, actor=request.user,
+        deleted = _found(memory_services.item_delete, user_id=user_id, kind=TRACES.name, uid=uid, actor=request.user,
                          reason=form.cleaned_data["reason"])
         messages.success(request, f"Trace deleted ({deleted} nodes with its steps and tool calls).")
         return redirect("admin:review_trace_list")
     return _render(request, "review/trace_delete.html", "Delete this trace?", form=form, user_id=user_id, uid=uid)
 
 
-# --- audit and erasure ------------------------------------------------------------------------
+# --- audit ----------------------------------------------------------------------------------
 
 def _audit_events(request):
     form = AuditFilterForm(request.GET)
@@ -289,23 +293,3 @@ def audit_export(request):
     response = StreamingHttpResponse((writer.writerow(r) for r in [header, *rows]), content_type="text/csv")
     response["Content-Disposition"] = 'attachment; filename="audit.csv"'
     return response
-
-
-@requires("review.erase_subjects")
-@require_http_methods(["GET", "POST"])
-def subject_erase(request):
-    form = EraseForm(request.POST or request.GET or None)
-    subject = None
-    if form.is_valid():
-        subject = selectors.subject_find(text=form.cleaned_data["user"])
-        if subject is None:
-            form.add_error("user", "No user with that id or email.")
-    if request.method == "POST" and subject is not None:
-        job = governance_services.erasure_request(subject=subject, scope=ErasureScope.ALL, actor=request.user,
-                                                  reason=form.cleaned_data["reason"])
-        messages.success(request, f"Erasure queued for {subject.account.email}; a worker erases it and leaves "
-                                  f"a tombstone (job {job.public_id}).")
-        return redirect("admin:review_auditevent_list")
-    counts = governance_selectors.node_counts(user_id=subject.user_id) if subject else None
-    return _render(request, "review/subject_erase.html", "Erase a user's memory", form=form, person=subject,
-                   counts=counts)

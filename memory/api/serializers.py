@@ -8,7 +8,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
+from memory import context
 from memory.graph import ENTITY_TYPES, MESSAGE_ROLES
+from memory.kinds import KINDS
 
 USER_ID = r"^[A-Za-z0-9_-]{1,64}$"
 SESSION_ID = r"^[A-Za-z0-9._:@-]{1,128}$"
@@ -113,28 +115,29 @@ class ContextMessageSerializer(StrictSerializer):
 
 
 class IncludeSerializer(StrictSerializer):
-    history = serializers.BooleanField(default=True)
-    long_term = serializers.BooleanField(default=True)
-    reasoning = serializers.BooleanField(default=True)
-    knowledge = serializers.BooleanField(default=False)
+    """What a context includes: each consent category (on by default), each section another app adds (off)."""
+
+    def get_fields(self):
+        return {name: serializers.BooleanField(default=on) for name, on in context.include_defaults().items()}
 
 
 class LimitsSerializer(StrictSerializer):
-    history = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
-    messages = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
-    facts = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
-    preferences = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
-    entities = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
-    traces = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
-    knowledge = serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
+    """How many items of each section a context may hold."""
+
+    def get_fields(self):
+        return {name: serializers.IntegerField(min_value=0, max_value=MAX_LIMIT, required=False)
+                for name in context.default_limits()}
 
 
 class ContextItemSerializer(serializers.Serializer):
     id = serializers.CharField()
-    type = serializers.ChoiceField(choices=["message", "fact", "preference", "entity", "trace", "knowledge"])
     score = serializers.FloatField()
     text = serializers.CharField()
     provenance = serializers.DictField()
+
+    def get_fields(self):
+        types = [kind.item_type for kind in KINDS] + [section.item_type for section in context.PROVIDED.values()]
+        return {**super().get_fields(), "type": serializers.ChoiceField(choices=types)}
 
 
 class ToolCallSerializer(StrictSerializer):

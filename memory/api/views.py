@@ -12,8 +12,8 @@ from memory.api.authentication import AgentTokenAuthentication
 from memory.api.permissions import HasScope
 from memory.api.throttling import AgentRateThrottle
 from memory.context import ContextRequest, context_build
-from memory.selectors import KIND_CATEGORY, AccessDenied
-from portal.exceptions import ApplicationError
+from memory.kinds import kind_get
+from portal.exceptions import AccessDenied, ApplicationError
 
 
 class AgentApi(APIView):
@@ -218,7 +218,7 @@ class ItemListApi(AgentApi):
         filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
         subject = self.subject(user_id)
-        self.require_consent(subject, KIND_CATEGORY[kind])
+        self.require_consent(subject, kind_get(kind).category)
         page = selectors.item_list(user_id=subject.user_id, kind=kind, **filters.validated_data)
         return Response(page)
 
@@ -233,11 +233,13 @@ class ItemDetailApi(AgentApi):
     @extend_schema(operation_id="memory_item_get", responses=OpenApiTypes.OBJECT)
     def get(self, request, user_id, kind, uid):
         subject = self.subject(user_id)
-        self.require_consent(subject, KIND_CATEGORY[kind])
+        self.require_consent(subject, kind_get(kind).category)
         return Response(selectors.item_get(user_id=subject.user_id, kind=kind, uid=uid))
 
     @extend_schema(operation_id="memory_item_delete",
                    responses={200: inline_serializer("ItemDeleted", {"deleted": serializers.IntegerField()})})
     def delete(self, request, user_id, kind, uid):
         subject = self.subject(user_id)
-        return Response({"deleted": services.item_delete(user_id=subject.user_id, kind=kind, uid=uid)})
+        deleted = services.item_delete(user_id=subject.user_id, kind=kind, uid=uid,
+                                       actor=f"agent:{self.agent.agent_id}")
+        return Response({"deleted": deleted})

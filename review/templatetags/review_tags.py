@@ -1,4 +1,5 @@
 import re
+from datetime import UTC, date, datetime
 
 from django import template
 from django.utils.html import escape
@@ -36,3 +37,11 @@ def mention(evidence: dict):
         at = end
     out.append(escape(sample[at:]))
     return mark_safe("".join(out))
+
+
+@register.filter
+def when(value) -> str:
+    """Return a stated date as its day and a moment to the minute (UTC); empty for None."""
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+    return value.isoformat() if isinstance(value, date) else ""

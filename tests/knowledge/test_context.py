@@ -8,9 +8,9 @@ from knowledge import cypher
 from knowledge.models import RetrievalProfile
 from knowledge.selectors import KnowledgeItem, knowledge_context, knowledge_item_format
 from memory import services
-from memory.context import count_tokens
 from memory.embeddings import get_embedder
-from memory.selectors import AccessDenied
+from portal.exceptions import AccessDenied
+from portal.tokens import count_tokens
 
 pytestmark = pytest.mark.django_db
 QUERY = "refrigerated freight capacity for frozen meals"

@@ -4,6 +4,7 @@ import pytest
 from neomodel import db
 
 from memory import ingest, services
+from review import services as review_services
 from tests.memory.api.test_messages import _append
 
 pytestmark = pytest.mark.django_db
@@ -78,7 +79,7 @@ def test_reverting_a_supersession_makes_the_older_fact_current(granted):
     _say(client, user, "Ticket 7 is urgent.", facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": "high"}])
     _say(client, user, "Bumped it.", facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": "critical"}])
     old_uid = db.cypher_query("MATCH (f:Fact {object: 'high'}) RETURN f.uid")[0][0][0]
-    services.fact_supersession_revert(user_id=user, fact_uid=old_uid, actor="reviewer@example.com")
+    review_services.fact_revert(user_id=user, fact_uid=old_uid, actor="reviewer@example.com")
     assert _facts(user) == [("Ticket_7", "HAS_PRIORITY", "high", "current"),
                             ("Ticket_7", "HAS_PRIORITY", "critical", "retracted")]
     context = client.post("/api/v1/context", {"user_id": user, "query": "What is the priority of Ticket_7?",
@@ -143,15 +144,15 @@ def test_approve_reject_and_undo(granted):
     pending = {a: (from_uid, into_uid) for a, _, status, from_uid, into_uid in _same_as(user) if status == "pending"}
     assert set(pending) == {"Jonathon Smith", "Anna Berger"}
 
-    services.same_as_approve(user_id=user, from_uid=pending["Jonathon Smith"][0],
-                             into_uid=pending["Jonathon Smith"][1], actor="rev")
-    services.same_as_reject(user_id=user, from_uid=pending["Anna Berger"][0], into_uid=pending["Anna Berger"][1],
-                            actor="rev")
+    review_services.merge_approve(user_id=user, from_uid=pending["Jonathon Smith"][0],
+                                  into_uid=pending["Jonathon Smith"][1], actor="rev")
+    review_services.merge_reject(user_id=user, from_uid=pending["Anna Berger"][0],
+                                 into_uid=pending["Anna Berger"][1], actor="rev")
     aliases = db.cypher_query("MATCH (e:Entity {name: 'Jonathan Smith'}) RETURN e.aliases")[0][0][0]
     assert aliases == ["Jonathon Smith"]
 
-    services.same_as_undo(user_id=user, from_uid=pending["Jonathon Smith"][0], into_uid=pending["Jonathon Smith"][1],
-                          actor="rev")
+    review_services.merge_undo(user_id=user, from_uid=pending["Jonathon Smith"][0],
+                               into_uid=pending["Jonathon Smith"][1], actor="rev")
     after, _ = db.cypher_query("MATCH (e:Entity {user_id: $u}) WHERE e.name IN ['Jonathan Smith', 'Anna Berg'] "
                                "RETURN e.name, e.aliases ORDER BY e.name", {"u": user})
     assert after == before
@@ -162,8 +163,8 @@ def test_approve_reject_and_undo(granted):
         ingest.message_extract(message_uid=uid, user_id=user)
     assert {status for *_, status, _, _ in [(a, b, s, f, i) for a, b, s, f, i in _same_as(user)]} == {"rejected"}
     with pytest.raises(Exception, match="No merge"):
-        services.same_as_approve(user_id=user, from_uid=pending["Anna Berger"][0],
-                                 into_uid=pending["Anna Berger"][1], actor="rev")
+        review_services.merge_approve(user_id=user, from_uid=pending["Anna Berger"][0],
+                                      into_uid=pending["Anna Berger"][1], actor="rev")
 
 
 def test_preferences_supersede_when_they_contradict(granted):
@@ -192,7 +193,7 @@ def test_a_message_deleted_before_its_task_runs_is_left_alone(granted):
     subject, _, client = granted
     user = subject.user_id
     uid = _append(client, user, [{"role": "user", "content": "I live in Lisbon."}]).json()["results"][0]["uid"]
-    services.item_delete(user_id=user, kind="messages", uid=uid)
+    services.item_delete(user_id=user, kind="messages", uid=uid, actor="test")
     assert ingest.message_extract(message_uid=uid, user_id=user) == "gone"
     assert _counts(user)[0].get("Fact") is None and _counts(user)[0].get("Entity") is None
 
@@ -202,7 +203,7 @@ def test_forgetting_a_message_takes_what_was_derived_only_from_it(granted):
     user = subject.user_id
     first = _say(client, user, "I live in Lisbon.")
     _say(client, user, "Lisbon has great trams.", entities=[{"name": "Lisbon", "type": "LOCATION"}])
-    services.item_delete(user_id=user, kind="messages", uid=first)
+    services.item_delete(user_id=user, kind="messages", uid=first, actor="test")
     assert _facts(user) == []
     rows, _ = db.cypher_query("MATCH (e:Entity {user_id: $u}) RETURN e.name", {"u": user})
     assert rows == [["Lisbon"]]  # still mentioned by the other message

@@ -5,7 +5,7 @@ from neomodel import db
 
 from memory import ingest
 from review import selectors
-from review.models import AuditEvent
+from portal.models import AuditEvent
 from tests.review.conftest import ALL, same_as
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +57,7 @@ def test_approve_then_undo_restores_both_entities_exactly(proposals, staff):
     _, from_uid, into_uid = proposals["pairs"]["Jonathon Smith"]
     before = _snapshot(user_id, [from_uid, into_uid])
 
-    client.post("/admin/review/merges/", {"decide": f"approve:{_key(proposals, 'Jonathon Smith')}"})
+    client.post("/admin/review/merges/approve/", {"decide": _key(proposals, "Jonathon Smith")})
     assert same_as(user_id)["Jonathon Smith"][0] == "confirmed"
     merged = dict(_snapshot(user_id, [from_uid, into_uid])[0])
     assert merged[into_uid]["aliases"] == ["Jonathan Smith Sr", "Jonathon Smith"]
@@ -80,7 +80,7 @@ def test_bulk_reject_and_a_rejected_pair_is_not_proposed_again(extracted, staff)
     proposals = extracted
     _, client = staff("review_merges", "view_memory_content")
     user_id = proposals["subject"].user_id
-    response = client.post("/admin/review/merges/", {"action": "reject", "pair": [
+    response = client.post("/admin/review/merges/reject/", {"pair": [
         _key(proposals, "Jonathon Smith"), _key(proposals, "Anna Berger")]}, follow=True)
     assert "Rejected 2 merges" in response.content.decode()
     assert AuditEvent.objects.filter(action="merge.reject").count() == 2
@@ -100,7 +100,7 @@ def test_merge_pages_refuse_staff_without_both_permissions(proposals, staff, per
     _, from_uid, into_uid = proposals["pairs"]["Jonathon Smith"]
     assert client.get("/admin/review/merges/").status_code == 403
     assert client.get("/admin/review/merges/decided/").status_code == 403
-    assert client.post("/admin/review/merges/", {"decide": f"approve:{_key(proposals, 'Jonathon Smith')}"}
+    assert client.post("/admin/review/merges/approve/", {"decide": _key(proposals, "Jonathon Smith")}
                        ).status_code == 403
     if "review_merges" not in perms:
         assert client.post(f"/admin/review/merges/{user_id}/{from_uid}/{into_uid}/undo/").status_code == 403
@@ -110,7 +110,7 @@ def test_merge_pages_refuse_staff_without_both_permissions(proposals, staff, per
 
 def test_anonymous_and_non_staff_are_sent_to_sign_in(client, django_user_model):
     for url in ["/admin/review/", "/admin/review/merges/", "/admin/review/facts/", "/admin/review/traces/",
-                "/admin/review/audit/", "/admin/review/erase/", "/admin/memory/agent/"]:
+                "/admin/review/audit/", "/admin/governance/erasurejob/request/", "/admin/memory/agent/"]:
         response = client.get(url)
         assert response.status_code == 302 and "login" in response.url, url
     person = django_user_model.objects.create_user(username="p", email="p@example.com", password="x-long-pass-1")

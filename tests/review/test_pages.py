@@ -6,13 +6,14 @@ import io
 import pytest
 from neomodel import db
 
-from governance.models import ErasureJob, user_id_digest
+from governance.models import ErasureJob
 from memory.models import AgentToken
-from review.models import AuditEvent
+from portal.models import AuditEvent, user_id_digest
 from tests.governance.conftest import seed_memory
 from tests.review.conftest import say
 
 pytestmark = pytest.mark.django_db
+ERASE = "/admin/governance/erasurejob/request/"
 
 
 def _context(api, user_id, query):
@@ -135,11 +136,11 @@ def test_issue_and_revoke_a_token_and_the_api_refuses_it(granted, staff, api_for
 def test_staff_erasure_uses_the_self_service_service_with_a_reason(granted, staff):
     subject, _, _ = granted
     _, outsider = staff("view_memory_content")
-    assert outsider.post("/admin/review/erase/", {"user": subject.user_id, "reason": "x"}).status_code == 403
+    assert outsider.post(ERASE, {"user": subject.user_id, "reason": "x"}).status_code == 403
     eraser, client = staff("erase_subjects")
-    confirm = client.get("/admin/review/erase/", {"user": subject.account.email, "reason": "ticket 42"})
+    confirm = client.get(ERASE, {"user": subject.account.email, "reason": "ticket 42"})
     assert "Yes, erase their memory" in confirm.content.decode() and not ErasureJob.objects.exists()
-    client.post("/admin/review/erase/", {"user": subject.user_id, "reason": "ticket 42"})
+    assert client.post(ERASE, {"user": subject.user_id, "reason": "ticket 42"}).url == "/admin/governance/erasurejob/"
     job = ErasureJob.objects.get()
     assert job.subject == subject and job.scope == "all"
     event = AuditEvent.objects.get(action="erasure.request")

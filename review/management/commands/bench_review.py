@@ -11,7 +11,7 @@ from django.test import Client
 from neomodel import db
 
 from review import cypher
-from review.models import AuditEvent
+from portal.models import AuditEvent
 
 BATCH = 2000
 

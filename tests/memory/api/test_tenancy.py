@@ -4,11 +4,11 @@ import pytest
 from neomodel import db
 
 from memory import services
-from memory.selectors import ITEM_KINDS
+from memory.kinds import BY_NAME
 
 pytestmark = pytest.mark.django_db
 
-KINDS = list(ITEM_KINDS)
+KINDS = list(BY_NAME)
 
 
 def _seed(client, user_id, word):

@@ -1,0 +1,68 @@
+"""Erasure on the staff admin site: the jobs, and a staff member's erasure on a person's request."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+
+from governance import selectors, services
+from governance.models import ErasureJob, ErasureScope
+from memory.selectors import subject_find
+
+ERASE = "review.erase_subjects"
+
+
+class ErasureRequestForm(forms.Form):
+    user = forms.CharField(label="User (id or email)")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=2000)
+
+
+@admin.register(ErasureJob)
+class ErasureJobAdmin(admin.ModelAdmin):
+    list_display = ("public_id", "scope", "category", "status", "nodes_deleted", "created_at", "finished_at")
+    list_filter = ("status", "scope")
+    readonly_fields = list_display
+
+    def has_module_permission(self, request):
+        return request.user.has_perm(ERASE)
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm(ERASE)
+
+    def has_add_permission(self, request):
+        return False  # a job is created by requesting an erasure, below
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # the job is the record that an erasure happened
+
+    def get_urls(self):
+        return [
+            path("request/", self.admin_site.admin_view(self.erasure_request_view), name="governance_erasure_request"),
+            *super().get_urls(),
+        ]
+
+    def erasure_request_view(self, request):
+        """Show what would be erased for a person, then queue the erasure with the staff member's reason."""
+        if not request.user.has_perm(ERASE):
+            raise PermissionDenied
+        form = ErasureRequestForm(request.POST or request.GET or None)
+        subject = None
+        if form.is_valid():
+            subject = subject_find(text=form.cleaned_data["user"])
+            if subject is None:
+                form.add_error("user", "No user with that id or email.")
+        if request.method == "POST" and subject is not None:
+            job = services.erasure_request(subject=subject, scope=ErasureScope.ALL, actor=request.user,
+                                           reason=form.cleaned_data["reason"])
+            messages.success(request, f"Erasure queued for {subject.account.email}; a worker erases it and leaves "
+                                      f"a tombstone (job {job.public_id}).")
+            return redirect("admin:governance_erasurejob_changelist")
+        counts = selectors.node_counts(user_id=subject.user_id) if subject else None
+        context = {**self.admin_site.each_context(request), "opts": self.opts, "title": "Erase a user's memory",
+                   "form": form, "person": subject, "counts": counts}
+        return TemplateResponse(request, "admin/governance/erasurejob/erasure_request.html", context)
