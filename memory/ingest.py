@@ -20,7 +20,6 @@ from datetime import date, datetime, time, timezone
 from neo4j.exceptions import ClientError
 from neomodel import db
 
-from governance.selectors import subject_is_erased
 from memory import cypher
 from memory.embeddings import get_embedder
 from memory.extraction import ExtractedEntity, ExtractedFact, ExtractedPreference, Extraction, Turn, get_extractor
@@ -28,7 +27,7 @@ from memory.extraction.names import name_core, name_tokens
 from memory.extraction.rules import predicate_cardinality, preference_topic
 from memory.models import Agent, Subject
 from memory.resolution.scoring import Candidate, score_pair
-from memory.selectors import consented_categories
+from memory.selectors import consented_categories, subject_is_erased
 
 ENTITY_NOT_FOUND = "Neo.ClientError.Statement.EntityNotFound"
 TIME_KEY = "%Y-%m-%dT%H:%M:%S.%f"
