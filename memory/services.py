@@ -157,8 +157,7 @@ def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: l
                     results.append({"client_message_id": row["client_id"], "stored": False, "reason": "duplicate",
                                     "uid": uid, "seq": seq, "detail": "Already stored; nothing was written twice."})
                     continue
-                previous = _message_time(index=index, given=row.get("created_at"), previous=previous, now=now,
-                                         count=len(rows))
+                previous = _message_time(index=index, given=row.get("created_at"), previous=previous, now=now)
                 results.append(None)
                 fresh.append({**row, "created_at": previous})
                 known[key] = (None, None)  # a batch may not repeat itself either
@@ -180,16 +179,14 @@ def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: l
     return results
 
 
-def _message_time(*, index: int, given: datetime | None, previous: datetime | None, now: datetime,
-                  count: int) -> datetime:
+def _message_time(*, index: int, given: datetime | None, previous: datetime | None, now: datetime) -> datetime:
     """Return the time to store for the message at `index`, refusing one earlier than the one before it."""
     if given is None:
         return max(now, previous) if previous else now
     if previous and given < previous:
-        fields = [{} for _ in range(count)]
-        fields[index] = {"created_at": [f"Earlier than the message before it ({previous.isoformat()})."]}
+        problem = {"created_at": [f"Earlier than the message before it ({previous.isoformat()})."]}
         raise ApplicationError(f"messages[{index}].created_at is earlier than the message before it; "
-                               "nothing was stored.", {"fields": {"messages": fields}})
+                               "nothing was stored.", {"fields": {"messages": {str(index): problem}}})
     return given
 
 

@@ -57,18 +57,20 @@ def clean_stores():
 
 
 @pytest.fixture(scope="module")
-def celery_worker_process(django_db_setup):
+def celery_worker_process(request, django_db_setup):
     """A real Celery worker (prefork) in its own process, on the suite's Redis and test database.
 
     Module-scoped so that tests elsewhere can rely on no worker running. Tests that let it read
-    rows they wrote must commit them (transactional_db)."""
+    rows they wrote must commit them (transactional_db). A module sets WORKER_CONCURRENCY for a
+    pool of more than one process."""
     from portal.celery import app
 
     app.control.purge()  # tasks earlier tests queued with no worker running refer to data long gone
     log = open(ROOT / "var" / "test-worker.log", "w")
     env = {**os.environ, "DATABASE_URL": _test_database_url()}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "prefork", "--concurrency", "1",
+        [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "prefork", "--concurrency",
+         str(getattr(request.module, "WORKER_CONCURRENCY", 1)),
          "--queues", "celery,extraction,maintenance", "--hostname", f"test-{os.getpid()}@%h", "--loglevel", "INFO"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env,
     )

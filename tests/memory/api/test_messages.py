@@ -2,8 +2,10 @@
 
 import multiprocessing
 import threading
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from neomodel import db
 
 from memory import services
@@ -166,3 +168,82 @@ def test_neo4j_down_is_503_then_a_retry_stores_once(granted):
     assert _append(client, subject.user_id, message).status_code == 201
     assert _append(client, subject.user_id, message).json()["stored"] == 0
     assert chain(subject.user_id) == ["kept"]
+
+
+def _stored_times(user_id, session="s1"):
+    rows, _ = db.cypher_query("MATCH (c:Conversation {user_id: $u, session_id: $s})-[:HAS_MESSAGE]->(m) "
+                              "RETURN m.content, m.created_at ORDER BY m.seq", {"u": user_id, "s": session})
+    return [(content, moment.to_native()) for content, moment in rows]
+
+
+def test_messages_carry_their_own_time_with_its_offset(granted):
+    subject, _, client = granted
+    response = _append(client, subject.user_id, [
+        {"role": "user", "content": "back then", "created_at": "2025-03-03T18:30:00+01:00"},
+        {"role": "assistant", "content": "same minute", "created_at": "2025-03-03T18:30:00+01:00"},
+        {"role": "user", "content": "now"},
+    ])
+    assert response.status_code == 201
+    (_, first), (_, second), (_, third) = _stored_times(subject.user_id)
+    assert first.isoformat() == second.isoformat() == "2025-03-03T18:30:00+01:00"
+    assert (timezone.now() - third).total_seconds() < 60
+
+
+@pytest.mark.parametrize("value, detail", [
+    ("2025-03-03T18:30:00", "offset"),
+    ("next tuesday", "format"),
+    ((timezone.now() + timedelta(minutes=10)).isoformat(), "future"),
+])
+def test_a_bad_message_time_is_a_400_naming_the_message_and_field(granted, value, detail):
+    subject, _, client = granted
+    response = _append(client, subject.user_id, [{"role": "user", "content": "ok"},
+                                                 {"role": "user", "content": "bad", "created_at": value}])
+    assert response.status_code == 400
+    body = response.json()
+    assert set(body) == {"message", "extra"}
+    assert list(body["extra"]["fields"]["messages"]) == ["1"] and "created_at" in body["extra"]["fields"]["messages"]["1"]
+    assert db.cypher_query("MATCH (m:Message) RETURN count(m)")[0][0][0] == 0
+
+
+def test_a_few_minutes_of_clock_skew_are_accepted(granted):
+    subject, _, client = granted
+    soon = (timezone.now() + timedelta(minutes=2)).isoformat()
+    assert _append(client, subject.user_id, [{"role": "user", "content": "x", "created_at": soon}]).status_code == 201
+
+
+def test_a_message_earlier_than_the_one_before_it_is_refused(granted):
+    subject, _, client = granted
+    user = subject.user_id
+    assert _append(client, user, [{"role": "user", "content": "one", "created_at": "2025-03-03T10:00:00Z"}]).status_code == 201
+    stored = _append(client, user, [{"role": "user", "content": "two", "created_at": "2025-03-03T10:05:00Z"},
+                                    {"role": "user", "content": "three", "created_at": "2025-03-03T09:59:00Z"}])
+    assert stored.status_code == 400
+    body = stored.json()
+    assert "messages[1].created_at" in body["message"]
+    assert body["extra"]["fields"]["messages"] == {"1": {"created_at": [body["extra"]["fields"]["messages"]["1"]["created_at"][0]]}}
+    earlier = _append(client, user, [{"role": "user", "content": "zero", "created_at": "2025-03-03T09:00:00+00:00"}])
+    assert earlier.status_code == 400 and "messages[0].created_at" in earlier.json()["message"]
+    assert chain(user) == ["one"]  # nothing of a refused batch was written
+    # A re-sent duplicate keeps its own, earlier time and is no error; the new message goes on the chain.
+    again = _append(client, user, [{"role": "user", "content": "one", "created_at": "2025-03-03T10:00:00Z"},
+                                   {"role": "user", "content": "two", "created_at": "2025-03-03T11:00:00Z"}])
+    assert again.status_code == 201 and [r["stored"] for r in again.json()["results"]] == [False, True]
+    assert chain(user) == ["one", "two"]
+
+
+def test_a_message_without_a_time_after_one_dated_ahead_keeps_the_order(granted):
+    subject, _, client = granted
+    ahead = (timezone.now() + timedelta(minutes=3)).replace(microsecond=0)
+    _append(client, subject.user_id, [{"role": "user", "content": "ahead", "created_at": ahead.isoformat()}])
+    _append(client, subject.user_id, [{"role": "user", "content": "undated"}])
+    (_, first), (_, second) = _stored_times(subject.user_id)
+    assert second >= first
+
+
+def test_the_schema_documents_created_at(granted):
+    _, _, client = granted
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    field = schema["components"]["schemas"]["MessageIn"]["properties"]["created_at"]
+    assert field["format"] == "date-time" and "offset" in field["description"]
