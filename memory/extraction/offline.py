@@ -15,6 +15,7 @@ from memory.extraction import english
 from memory.extraction.dates import stated_date
 from memory.extraction.names import initials, name_core, name_tokens, singular
 from memory.extraction.results import (
+    ENTITY_TYPES,
     ExtractedEntity,
     ExtractedFact,
     ExtractedMention,
@@ -72,7 +73,58 @@ APPOSITION_LEADS = {"the", "a", "an", "our", "my", "his", "her", "their"}
 INNER_PUNCTUATION = {",", "'", "’", "&", "/"}
 NEVER_NAMES = english.MONTHS.keys() | english.WEEKDAYS | english.ROLE_TITLES | english.CHAT_ABBREVIATIONS
 STREET_TAILS = {"street", "st", "road", "rd", "avenue", "ave", "lane", "boulevard", "way", "drive", "court", "place"}
-PREFERENCE_CONFIDENCE = 0.7
+# How sure a name's type is: no cue, a weak one ("in X"), a relation rule that needs it, its own words ("X Corp").
+NO_CUE, WEAK_CUE, RULE_CUE, STRONG_CUE = 0, 1, 2, 3
+CUE_CONFIDENCE = {NO_CUE: 0.6, WEAK_CUE: 0.7, RULE_CUE: 0.8, STRONG_CUE: 0.9}
+# Confidences of what is read: a relation between two names, one through "she" or "the firm", one implied
+# ("spoke" at the latest event, "the two met"), an attribute ("X's status is ..."), a preference.
+NAMED_CONFIDENCE, REFERENCE_CONFIDENCE, IMPLIED_CONFIDENCE = 0.8, 0.6, 0.5
+ATTRIBUTE_CONFIDENCE = PREFERENCE_CONFIDENCE = 0.7
+
+
+@dataclass(frozen=True)
+class WordCue:
+    """A name typed by its own words: its last word of several (`heads`), its first word (`leads`), a house number."""
+
+    type: str
+    heads: frozenset = frozenset()
+    leads: frozenset = frozenset()
+    numbered: bool = False
+
+    def fits(self, words: list[str]) -> bool:
+        return (len(words) > 1 and words[-1] in self.heads) or words[0] in self.leads or (self.numbered and words[0].isdigit())
+
+
+@dataclass(frozen=True)
+class PrepositionCue:
+    """A name typed by the preposition before it, when the words just before include one of `near` (if given)."""
+
+    type: str
+    cue: int
+    prepositions: frozenset
+    near: frozenset = frozenset()
+
+    def fits(self, before: list[str]) -> bool:
+        return before[-1] in self.prepositions and (not self.near or bool(self.near & set(before)))
+
+
+# The first cue that fits wins: "Orca Holdings", "Galway Harbour Festival", "Rua do Ouro", "221 Baker Street".
+WORD_CUES = [
+    WordCue("ORGANIZATION", heads=frozenset(english.ORGANIZATION_HEADS)),
+    WordCue("EVENT", heads=frozenset(english.EVENT_HEADS)),
+    WordCue("LOCATION", heads=frozenset(english.LOCATION_HEADS), leads=frozenset(english.STREET_LEADS), numbered=True),
+]
+# "works at X" is an employer, "in X" or "at X" a place.
+PREPOSITION_CUES = [
+    PrepositionCue("ORGANIZATION", RULE_CUE, frozenset({"at"}), near=frozenset(WORK_WORDS)),
+    PrepositionCue("LOCATION", WEAK_CUE, frozenset(LOCATION_PREPOSITIONS)),
+]
+# The entity types a pronoun may refer to: the latest one mentioned before it of such a type.
+PRONOUN_REFERENTS = {
+    **dict.fromkeys(english.PERSON_PRONOUNS, frozenset({"PERSON"})),
+    "its": frozenset({"ORGANIZATION"}),
+    **dict.fromkeys(english.THING_PRONOUNS - {"its"}, frozenset(ENTITY_TYPES) - {"PERSON"}),
+}
 
 
 @dataclass
@@ -207,34 +259,30 @@ class _Document:
         aliases = [surface] if titled else []
         after = sentence[index + len(run):]
 
-        extension = _place_or_thing_after(after)
         if titled or run[0].kind == "initial":
-            return start, end, surface, name, "PERSON", 3, aliases
+            return start, end, surface, name, "PERSON", STRONG_CUE, aliases
         if len(run) == 1 and run[0].kind == "initialism":
-            return start, end, surface, name, None, 0, aliases
-        if len(run) > 1 and words[-1] in english.ORGANIZATION_HEADS:
-            return start, end, surface, name, "ORGANIZATION", 3, aliases
-        if len(run) > 1 and words[-1] in english.EVENT_HEADS:
-            return start, end, surface, name, "EVENT", 3, aliases
-        if words[0] in english.STREET_LEADS or (len(run) > 1 and words[-1] in english.LOCATION_HEADS) or words[0].isdigit():
-            return start, end, surface, name, "LOCATION", 3, aliases
+            return start, end, surface, name, None, NO_CUE, aliases  # typed once its expansion is known
+        own = next((cue.type for cue in WORD_CUES if cue.fits(words)), None)
+        if own is not None:
+            return start, end, surface, name, own, STRONG_CUE, aliases
+        extension = _place_or_thing_after(sentence[index + len(run):])
         if extension:
             kind, last = extension
             full = self.text[start:last.end]
-            return start, last.end, full, full, kind, 3, [name]
+            return start, last.end, full, full, kind, STRONG_CUE, [name]
         if any(c.isdigit() for w in words[1:] for c in w):
-            return start, end, surface, name, "OBJECT", 2, aliases
+            return start, end, surface, name, "OBJECT", RULE_CUE, aliases  # a model: "Falcon 3"
         if len(run) == 1 and _is_identifier(name):
             parts = re.split(r"[_-]", name.lower())
-            return start, end, surface, name, "ORGANIZATION" if parts[-1] in english.ORGANIZATION_HEADS else "OBJECT", 1, aliases
+            return start, end, surface, name, "ORGANIZATION" if parts[-1] in english.ORGANIZATION_HEADS else "OBJECT", WEAK_CUE, aliases
         before = [t.lower for t in sentence[max(0, index - 4):index] if t.lower not in ("the", "a", "an")]
-        if before and before[-1] in LOCATION_PREPOSITIONS:
-            if before[-1] == "at" and WORK_WORDS & set(before):
-                return start, end, surface, name, "ORGANIZATION", 2, aliases
-            return start, end, surface, name, "LOCATION", 1, aliases
+        context = next((cue for cue in PREPOSITION_CUES if before and cue.fits(before)), None)
+        if context is not None:
+            return start, end, surface, name, context.type, context.cue, aliases
         if len(run) == 1 and len(name) > 1 and name.isupper():
-            return start, end, surface, name, "ORGANIZATION", 1, aliases
-        return start, end, surface, name, "PERSON", 0, aliases
+            return start, end, surface, name, "ORGANIZATION", WEAK_CUE, aliases
+        return start, end, surface, name, "PERSON", NO_CUE, aliases
 
     def _noun_phrases(self, sentence: list[_Token], names: list[tuple]) -> list[tuple]:
         """Return lowercase noun phrases that name a thing ("four minibuses") or an event ("its annual review")."""
@@ -264,7 +312,7 @@ class _Document:
         return found
 
     def _register(self, start, end, surface, name, type_, cue, aliases) -> _Entity:
-        mention = ExtractedMention(text=surface, start=start, end=end, confidence=0.6 + 0.1 * cue)
+        mention = ExtractedMention(text=surface, start=start, end=end, confidence=CUE_CONFIDENCE[cue])
         for entity in reversed(self.entities):
             if _same_entity(entity, name, type_, cue):
                 if cue > entity.cue:
@@ -289,7 +337,7 @@ class _Document:
             full = next((e for e in self.entities if e.type and len(name_tokens(e.name)) > 1 and initials(e.name) == letters), None)
             self.entities.remove(short)
             if full is None:
-                short.type, short.cue = "ORGANIZATION", 1
+                short.type, short.cue = "ORGANIZATION", WEAK_CUE
                 self.entities.append(short)
             else:
                 full.add_alias(short.name)
@@ -314,14 +362,9 @@ class _Document:
             word = token.lower
             if word in english.SPEAKER_PRONOUNS and token.kind == "word":
                 slots.append(_Slot(token.start, token.end, [], "speaker"))
-            elif word in english.PERSON_PRONOUNS or word in english.THING_PRONOUNS:
-                if word in english.PERSON_PRONOUNS:
-                    accepts = lambda e: e.type == "PERSON"  # noqa: E731
-                elif word in POSSESSIVES:
-                    accepts = lambda e: e.type == "ORGANIZATION"  # noqa: E731
-                else:
-                    accepts = lambda e: e.type != "PERSON"  # noqa: E731
-                self._refer(slots, token.start, token.end, "pronoun", accepts, 1, possessive=word in POSSESSIVES)
+            elif word in PRONOUN_REFERENTS:
+                self._refer(slots, token.start, token.end, "pronoun", lambda e, w=word: e.type in PRONOUN_REFERENTS[w], 1,
+                            possessive=word in POSSESSIVES)
             elif word in ("both", "two") and (word == "both" or (i > 0 and sentence[i - 1].lower == "the")):
                 noun = sentence[i + 1] if i + 1 < len(sentence) and sentence[i + 1].kind == "word" else None
                 wanted = english.GENERIC_NOUNS.get(noun.lower, "PERSON") if noun and noun.lower in english.GENERIC_NOUNS else "PERSON"
@@ -354,7 +397,7 @@ class _Document:
         chosen = [e for _, e in latest[:count]]
         slots.append(_Slot(start, end, chosen, kind, possessive))
         if record:
-            chosen[0].mentions.append(ExtractedMention(self.text[start:end], start, end, 0.6))
+            chosen[0].mentions.append(ExtractedMention(self.text[start:end], start, end, REFERENCE_CONFIDENCE))
         return True
 
     # Relations ---------------------------------------------------------------------------------
@@ -383,10 +426,10 @@ class _Document:
             if IMPLICIT_EVENT.match(rest) and not any("EVENT" in s.types() for s in later) and not NEGATION.search(rest):
                 event = self._latest(subject.start, "EVENT")
                 if event is not None:
-                    self._emit(subject, "PARTICIPATED_IN", [event], 0.5)
+                    self._emit(subject, "PARTICIPATED_IN", [event], IMPLIED_CONFIDENCE)
             if subject.kind == "plural" and MUTUAL_ACQUAINTANCE.match(rest) and not NEGATION.search(rest):
                 first, second = subject.entities[:2]
-                self._emit(_Slot(0, 0, [first], "plural"), "KNOWS", [second], 0.5)
+                self._emit(_Slot(0, 0, [first], "plural"), "KNOWS", [second], IMPLIED_CONFIDENCE)
 
     def _match(self, subject: _Slot, obj: _Slot, between: str, before: str, asserted: bool) -> None:
         """Emit the rule that fits with the fewest weakly typed names retyped (the first such), and retype them.
@@ -416,9 +459,9 @@ class _Document:
         _, _, rule, source, target, changes = min(fitting, key=lambda fit: fit[:2])
         self.tentative -= {m.start for slot in (source, target) for e in slot.entities for m in e.mentions}
         for entity, type_ in changes:
-            entity.type, entity.cue = type_, 2
+            entity.type, entity.cue = type_, RULE_CUE
         if rule.relation is not None and asserted:
-            confidence = 0.8 if source.kind == target.kind == "name" else 0.6
+            confidence = NAMED_CONFIDENCE if source.kind == target.kind == "name" else REFERENCE_CONFIDENCE
             self._emit(source, rule.relation, target.entities, confidence)
 
     def _attributes(self, slots: list[_Slot], clause: list[_Token]) -> None:
@@ -479,7 +522,7 @@ class _Document:
         for subject, predicate, value, position in self.attributes:
             if position >= offset and (subject.name, predicate, value) not in seen:
                 seen.add((subject.name, predicate, value))
-                facts.append(_fact(subject.name, predicate, value, 0.7, self._date_near(position)))
+                facts.append(_fact(subject.name, predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
         involved = {r.source for r in relations} | {r.target for r in relations}
         involved |= {f.subject for f in facts} | {f.object for f in facts}
         entities = []
@@ -491,7 +534,7 @@ class _Document:
             if mentions or entity.name in involved:
                 entities.append(ExtractedEntity(
                     name=entity.name, type=entity.type, aliases=[a for a in entity.aliases if a != entity.name],
-                    mentions=mentions, confidence=round(0.6 + 0.1 * entity.cue, 2),
+                    mentions=mentions, confidence=CUE_CONFIDENCE[entity.cue],
                 ))
         return Extraction(
             entities=entities, relations=relations, facts=facts,
@@ -522,7 +565,7 @@ def _fit(slot: _Slot, allowed: tuple, retype: bool) -> list[tuple[_Entity, str]]
     """Return the retyping that lets `slot` fill a rule's argument ([] when none is needed), or None."""
     if slot.types() <= set(allowed):
         return []
-    if not retype or slot.kind != "name" or any(e.cue > 1 for e in slot.entities):
+    if not retype or slot.kind != "name" or any(e.cue > WEAK_CUE for e in slot.entities):
         return None
     wanted = next(t for t in allowed if t != SPEAKER)
     return [(e, wanted) for e in slot.entities]
