@@ -13,6 +13,8 @@ SCHEMA = [
     "CREATE INDEX conversation_user_session IF NOT EXISTS FOR (c:Conversation) ON (c.user_id, c.session_id)",
     "CREATE INDEX message_user_client IF NOT EXISTS FOR (m:Message) ON (m.user_id, m.client_id)",
     "CREATE INDEX preference_user_topic IF NOT EXISTS FOR (p:Preference) ON (p.user_id, p.topic)",
+    # One entity per person, type and normal name, even if a writer derived another uid for it.
+    "CREATE CONSTRAINT entity_person_type_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.user_id, e.type, e.key) IS UNIQUE",
 ]
 
 # --- writes -----------------------------------------------------------------------------------
@@ -334,7 +336,7 @@ SET m.extraction_status = $status, m.extraction_error = $error
 PERSON_WRITE_LOCK = """
 MERGE (u:User {user_id: $user_id})
   ON CREATE SET u.uid = randomUUID(), u.created_at = datetime()
-SET u._lock = coalesce(u._lock, 0) + 1
+SET u._lock = true REMOVE u._lock
 """
 
 # Every write of an extraction starts from its message, so a message deleted meanwhile gets nothing.
