@@ -93,7 +93,8 @@ INDEXES = (
 )
 
 CHUNK_EMBEDDINGS = (
-    "MATCH (c:Chunk) WHERE c.uid IN $uids AND c.embedding IS NOT NULL RETURN c.uid, c.text, c.embedding"
+    "MATCH (c:Chunk) WHERE c.uid IN $uids AND c.embedding IS NOT NULL "
+    "RETURN c.uid AS uid, c.text AS text, c.embedding AS embedding"
 )
 
 DEMO_UPSERT = (

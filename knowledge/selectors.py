@@ -14,6 +14,7 @@ from memory.context import ContextRequest
 from memory.embeddings import get_embedder
 from memory.models import Agent
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
+from portal.graphdb import rows
 from portal.tokens import count_tokens
 
 CONVERSATION_ROLES = ("user", "assistant")
@@ -65,20 +66,19 @@ def knowledge_search(
     params = _search_params(profile=profile, query=query, top_k=top_k or profile.top_k, query_vector=query_vector)
     try:
         with db.read_transaction:
-            rows, columns = db.cypher_query(statement, params)
+            found, columns = db.cypher_query(statement, params)
     except ClientError as error:
         raise ApplicationError(
             f"Retrieval profile {profile.name!r} failed in Neo4j: {error.message}",
             {"profile": profile.name, "code": error.code},
         ) from error
-    items = [_item(dict(zip(columns, row))) for row in rows]
+    items = [_item(dict(zip(columns, row))) for row in found]
     return sorted(items, key=lambda item: item.score, reverse=True)
 
 
 def chunk_embeddings_get(*, uids: list[str]) -> dict[str, tuple[str, list[float]]]:
     """Return the stored (text, embedding) of those chunks that have one, by uid."""
-    rows, _ = db.cypher_query(cypher.CHUNK_EMBEDDINGS, {"uids": uids})
-    return {uid: (text, embedding) for uid, text, embedding in rows}
+    return {row["uid"]: (row["text"], row["embedding"]) for row in rows(cypher.CHUNK_EMBEDDINGS, {"uids": uids})}
 
 
 def retrieval_profile_get_for_agent(*, agent: Agent, name: str | None) -> RetrievalProfile | None:
@@ -262,8 +262,7 @@ def _plain(value: Any) -> Any:
 
 
 def _indexes() -> list[dict]:
-    rows, columns = db.cypher_query(cypher.INDEXES)
-    return [dict(zip(columns, row)) for row in rows]
+    return rows(cypher.INDEXES)
 
 
 def _plan_operators(plan: dict | None) -> set[str]:

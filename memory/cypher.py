@@ -190,7 +190,7 @@ CREATE (t:ReasoningTrace {
   task: $task, task_embedding: $embedding, started_at: datetime()
 })
 CREATE (c)-[:HAS_TRACE]->(t)
-RETURN t.uid
+RETURN t.uid AS uid
 """
 
 TRACE_STEP_ADD = """
@@ -215,14 +215,14 @@ CALL (s, call) {
   CREATE (s)-[:HAS_TOOL_CALL]->(tc)
   RETURN tc.uid AS call_uid
 }
-RETURN s.uid, order, collect(call_uid)
+RETURN s.uid AS uid, order, collect(call_uid) AS tool_call_uids
 """
 
 TRACE_COMPLETE = """
 MATCH (t:ReasoningTrace {uid: $trace_uid, user_id: $user_id})
 WHERE t.completed_at IS NULL
 SET t.outcome = $outcome, t.success = $success, t.completed_at = datetime()
-RETURN t.uid
+RETURN t.uid AS uid
 """
 
 # --- reads ------------------------------------------------------------------------------------

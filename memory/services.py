@@ -16,7 +16,7 @@ from memory.selectors import consented_categories
 from memory.tasks import message_extract
 from portal.audit import Actor, audit_record
 from portal.exceptions import ApplicationError, NotFound
-from portal.graphdb import scalar
+from portal import graphdb
 from portal.redis_clients import app_redis
 
 LOCK_TIMEOUT_SECONDS = 30
@@ -192,23 +192,21 @@ def _message_time(*, index: int, given: datetime | None, previous: datetime | No
 
 def trace_start(*, subject: Subject, agent: Agent, session_id: str, task: str) -> str:
     embedding = get_embedder().embed([task])[0].tolist()
-    rows, _ = db.cypher_query(cypher.TRACE_START, {
+    return graphdb.scalar(cypher.TRACE_START, {
         "user_id": subject.user_id, "session_id": session_id, "agent_id": agent.agent_id,
         "task": task, "embedding": embedding,
     })
-    return rows[0][0]
 
 
 def trace_step_add(*, subject: Subject, trace_uid: str, thought: str | None, action: str | None,
                    observation: str | None, tool_calls: list[dict]) -> dict:
-    rows, _ = db.cypher_query(cypher.TRACE_STEP_ADD, {
+    step = graphdb.rows(cypher.TRACE_STEP_ADD, {
         "user_id": subject.user_id, "trace_uid": trace_uid, "thought": thought, "action": action,
         "observation": observation, "tool_calls": [_tool_call_row(call) for call in tool_calls],
     })
-    if not rows:
+    if not step:
         raise NotFound("No open reasoning trace with that id.")
-    step_uid, order, call_uids = rows[0]
-    return {"uid": step_uid, "order": order, "tool_call_uids": call_uids}
+    return step[0]
 
 
 def _tool_call_row(call: dict) -> dict:
@@ -221,10 +219,10 @@ def _tool_call_row(call: dict) -> dict:
 
 
 def trace_complete(*, subject: Subject, trace_uid: str, outcome: str, success: bool) -> None:
-    rows, _ = db.cypher_query(cypher.TRACE_COMPLETE, {
+    completed = graphdb.scalar(cypher.TRACE_COMPLETE, {
         "user_id": subject.user_id, "trace_uid": trace_uid, "outcome": outcome, "success": success,
     })
-    if not rows:
+    if completed is None:
         raise NotFound("No open reasoning trace with that id.")
 
 
@@ -238,10 +236,11 @@ def item_delete(*, user_id: str, kind: str, uid: str, actor: Actor, reason: str 
     with db.transaction:
         deleted = 0
         if item is MESSAGES:
-            if not scalar(cypher.MESSAGE_UNLINK, params):
+            if not graphdb.scalar(cypher.MESSAGE_UNLINK, params):
                 raise NotFound("No message with that id.")
-            deleted = scalar(cypher.MESSAGE_DERIVED_DELETE, params) + scalar(cypher.MESSAGE_ORPHANS_DELETE, params)
-        removed = scalar(item.delete_query, params)
+            deleted = (graphdb.scalar(cypher.MESSAGE_DERIVED_DELETE, params)
+                       + graphdb.scalar(cypher.MESSAGE_ORPHANS_DELETE, params))
+        removed = graphdb.scalar(item.delete_query, params)
         if removed is None:
             raise NotFound(f"No {item.item_title.lower()} with that id.")
     deleted += removed
