@@ -158,6 +158,10 @@ HAS_ATTRIBUTES = {
     "level", "budget", "rating", "score", "size", "timezone", "assignee",
 }
 
+# What a speaker states as "my <attribute> is <value>": facts about the person, one value at a time.
+SPEAKER_ATTRIBUTES = {"name", "nickname", "first name", "last name", "middle name", "surname", "birthday", "pronouns",
+                      "email", "email address"}
+
 PREFERENCE_CATEGORIES = {
     "food": {"eat", "eating", "food", "vegetarian", "vegan", "coffee", "tea", "cuisine", "restaurant", "dish",
              "meal", "meals", "drink", "spicy", "sushi", "pizza", "breakfast", "lunch", "dinner", "gluten", "meat"},

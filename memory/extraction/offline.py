@@ -58,6 +58,11 @@ TRAILING_VALUE = re.compile(ATTRIBUTE_VALUE)
 HAS_ATTRIBUTE = re.compile(
     r"\s+(?:has|had)\s+(?:a\s+|an\s+)?(?P<attr>" + "|".join(sorted(english.HAS_ATTRIBUTES)) + r")\s+(?:of\s+|set to\s+)?(?P<value>.+)$"
 )
+SPEAKER_ATTRIBUTE = re.compile(
+    r"\s+(?P<attr>" + "|".join(sorted(english.SPEAKER_ATTRIBUTES, key=len, reverse=True)) + r")\s+(?:is|are)\s+(?P<value>.+)$",
+    re.IGNORECASE,
+)
+VALUE_END = re.compile(r",|\s+(?:and|but)\s+", re.IGNORECASE)
 # Facts are stored in one direction per meaning: "Y owns X" is the fact that X is owned by Y.
 FACT_FORMS = {"OWNS": "OWNED_BY"}
 APPOSITIVE = re.compile(r"^\s*,[^,;]*,")
@@ -65,6 +70,8 @@ LOCATION_PREPOSITIONS = {"in", "at", "from", "to", "near", "outside", "inside", 
 WORK_WORDS = {"work", "works", "worked", "working", "job", "employed", "intern", "interned", "study", "studies", "studied"}
 SYMMETRIC = {"KNOWS", "PARTNER_WITH"}
 POSSESSIVES = {"its", "his", "her", "their", "my"}
+# "... and I would like ...": a new subject after a conjunction starts a new clause.
+SUBJECT_PRONOUNS = {"i", "we", "he", "she", "they"}
 CLAUSE_BREAKERS = {"and", "but", "while", "whereas", "so", "although", "though"}
 # Punctuation after a name that ends a form of address ("Thanks, Mel!").
 VOCATIVE_AFTER = {",", ".", "!", "?", "…"}
@@ -204,6 +211,7 @@ class _Document:
         self.speaker_facts: list[tuple[str, _Entity, float, int]] = []
         self.attributes: list[tuple[_Entity, str, str, int]] = []
         self.tentative: set[int] = set()
+        self.speaker_attributes: list[tuple[str, str, int]] = []
 
     def read(self) -> None:
         names = self._capitalised_names()
@@ -468,6 +476,8 @@ class _Document:
         """Record "X's status is degraded", "the priority of X is high" and "X has status blocked"."""
         clause_start, clause_end = clause[0].start, clause[-1].end
         for slot in slots:
+            if slot.kind == "speaker" and self.text[slot.start:slot.end].lower() == "my":
+                self._speaker_attribute(slot, slots, clause_end)
             if slot.kind != "name" or len(slot.entities) != 1:
                 continue
             after = self.text[slot.end:clause_end]
@@ -485,6 +495,17 @@ class _Document:
             if value and len(value.split()) <= 4:
                 predicate = english.ATTRIBUTE_RELATIONS.get(attribute, "HAS_" + attribute.upper().replace(" ", "_"))
                 self.attributes.append((slot.entities[0], predicate, value, slot.start))
+
+    def _speaker_attribute(self, slot: _Slot, slots: list[_Slot], clause_end: int) -> None:
+        """Record "my name is Sam" as the speaker's HAS_NAME."""
+        found = SPEAKER_ATTRIBUTE.match(self.text[slot.end:clause_end])
+        if found is None:
+            return
+        value_start = slot.end + found.start("value")
+        target = next((s for s in slots if s.start == value_start and len(s.entities) == 1), None)
+        value = target.entities[0].name if target else VALUE_END.split(found.group("value"), maxsplit=1)[0].strip(" .!,;:")
+        if value and len(value.split()) <= 4:
+            self.speaker_attributes.append(("HAS_" + found.group("attr").upper().replace(" ", "_"), value, slot.start))
 
     def _emit(self, source: _Slot, relation: str, targets: list[_Entity], confidence: float) -> None:
         position = source.start
@@ -519,6 +540,10 @@ class _Document:
             if by_person and position >= offset and ("user", relation, target.name) not in seen:
                 seen.add(("user", relation, target.name))
                 facts.append(_fact("user", relation, target.name, confidence, self._date_near(position)))
+        for predicate, value, position in self.speaker_attributes:
+            if by_person and position >= offset and ("user", predicate, value) not in seen:
+                seen.add(("user", predicate, value))
+                facts.append(_fact("user", predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
         for subject, predicate, value, position in self.attributes:
             if position >= offset and (subject.name, predicate, value) not in seen:
                 seen.add((subject.name, predicate, value))
@@ -615,7 +640,8 @@ def _clauses(sentence: list[_Token]) -> list[list[_Token]]:
     clauses, current = [], []
     for i, token in enumerate(sentence):
         following = sentence[i + 1].lower if i + 1 < len(sentence) else ""
-        if token.text == ";" or (token.text == "," and following in CLAUSE_BREAKERS):
+        if token.text == ";" or (token.text == "," and following in CLAUSE_BREAKERS) or (
+                token.lower in CLAUSE_BREAKERS and following in SUBJECT_PRONOUNS):
             if current:
                 clauses.append(current)
             current = []
@@ -720,10 +746,11 @@ def _preferences(text: str) -> list[ExtractedPreference]:
     found = []
     for form in PREFERENCE_FORMS:
         for match in form.pattern.finditer(text):
-            topic = TOPIC_END.split(text[match.end():], maxsplit=1)[0].strip(" ,")
+            said = match.group("topic") if "topic" in form.pattern.groupindex else None
+            topic = (said or TOPIC_END.split(text[match.end():], maxsplit=1)[0]).strip(" ,")
             if not topic or REFERENCE_TOPIC.match(topic) or REQUEST_TOPIC.search(topic):
                 continue
-            groups = {k: v.strip() for k, v in match.groupdict().items() if v}
+            groups = {k: v.strip() for k, v in match.groupdict().items() if v and k != "topic"}
             words = set(re.findall(r"[a-z]+", f"{groups.get('about', '')} {topic}".lower()))
             found.append((match.start(), ExtractedPreference(
                 category=next((c for c, cues in english.PREFERENCE_CATEGORIES.items() if cues & words), "general"),

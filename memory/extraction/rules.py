@@ -75,6 +75,7 @@ RULES = [
     rule("LOCATED_AT", {O}, {L},
          rf"\s+{AUX}(?:runs|run|ran|operates|operate|operated|has|have|had|opened|maintains) (?:a|an|its|their) "
          rf"(?:[a-z]+ ){{1,3}}?(?:in|outside|near|at|outside of)\s+{DET}"),
+    rule("LOCATED_AT", {SPEAKER}, {L}, rf"\s+(?:am|['’]m)\s+(?:currently\s+|now\s+|still\s+)?(?:in|at)\s+{DET}"),
     rule("LOCATED_AT", {P, SPEAKER}, {L},
          rf"\s+{AUX}(?:work|works|worked|working) (?:in|at|from)\s+{DET}|"
          rf"\s*,\s+(?:the|a|an|our|their)\s+{ROLE}\s+(?:at|in)\s+{DET}"),
@@ -131,8 +132,9 @@ MUTUAL_ACQUAINTANCE = re.compile(rf"\s+{AUX}(?:met|meet|know each other|are frie
 class PreferenceForm:
     """A way of stating a preference: what opens it, its polarity, and how the stored statement reads.
 
-    The topic is the text after the opening, up to the end of its clause; `statement` may also use
-    the pattern's own groups ("favourite {about}: {topic}").
+    The topic is the pattern's own `topic` group ("Guitar's my thing") or else the text after the
+    opening, up to the end of its clause; `statement` may also use the pattern's other groups
+    ("favourite {about}: {topic}").
     """
 
     pattern: re.Pattern
@@ -149,13 +151,17 @@ FIRST_PERSON_IS = r"\b(?:i['’]m|i\s+am|we['’]re|we\s+are)\s+(?:(?:really|so|
 # "Wanting" is left out: "I want to help people" is a plan, not a preference.
 PREFERENCE_FORMS = [
     preference_form(rf"{FIRST_PERSON}prefer\s+|\b(?:i|we)(?:['’]d|\s+would)\s+(?:much\s+)?rather\s+", "positive", "prefers {topic}"),
-    preference_form(rf"{FIRST_PERSON}(?:like|love|enjoy|adore)\s+", "positive", "likes {topic}"),
+    preference_form(rf"{FIRST_PERSON}(?:like|love|enjoy|adore|loved|enjoyed|adored)\s+|\bmy\s+love\s+(?:of|for)\s+",
+                    "positive", "likes {topic}"),
     preference_form(rf"{FIRST_PERSON}(?:hate|dislike|detest|avoid|can['’]t stand|cannot stand)\s+", "negative", "dislikes {topic}"),
     preference_form(rf"{FIRST_PERSON}(?:do\s+not|don['’]t|never)\s+(?:like|want(?!\s+to\b)|enjoy|eat|drink)\s+", "negative",
                     "dislikes {topic}"),
     preference_form(rf"(?:{FIRST_PERSON_IS}|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:always\s+)?been\s+(?:really\s+)?)"
                     r"(?:fans?\s+of|into|keen on|passionate about|obsessed with|crazy about)\s+", "positive", "likes {topic}"),
     preference_form(r"\bmy\s+favou?rite\s+(?P<about>[a-z ]+?)\s+(?:is|are)\s+", "positive", "favourite {about}: {topic}"),
+    preference_form(r"(?:^|(?<=[.!?;,])\s*|\b(?:but|and)\s+)(?P<topic>[a-z][\w'’ -]{1,40}?)(?:['’]s|\s+is|\s+are|\s+has been)\s+"
+                    r"(?:(?:really|so|very|mostly|always|truly|just)\s+)?(?:important to me|my (?:passion|thing|jam|top pick))\b",
+                    "positive", "likes {topic}"),
     preference_form(r"\bplease\s+(?P<lead>always)\s+", "positive", "{lead} {topic}"),
     preference_form(r"\bplease\s+(?P<lead>never|don['’]t|do not)\s+", "negative", "{lead} {topic}"),
 ]
@@ -175,7 +181,7 @@ def predicate_cardinality(predicate: str) -> str:
     return "single" if single else "multi"
 
 
-TOPIC_NOISE = re.compile(r"^(?:(?:the|a|an|my|our|some|any|to|of)\s+)+|[\s.,;:!?\"'’]+$")
+TOPIC_NOISE = re.compile(r"^(?:(?:the|a|an|my|our|some|any|to|of)\s+|[\"“‘'])+|[\s.,;:!?\"”'’]+$")
 
 
 def preference_topic(text: str) -> str:

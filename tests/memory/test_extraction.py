@@ -331,3 +331,29 @@ def test_predicate_cardinality_is_decided_in_one_place(predicate, cardinality):
         assert predicate_cardinality(predicate) == cardinality
         assert extraction_from_explicit({"facts": [
             {"subject": "user", "predicate": predicate, "object": "x"}]}).facts[0].cardinality == cardinality
+
+
+def test_what_the_person_says_of_themselves_in_chat():
+    result = extract("Hi! My name is Sam and I would like a Mocha. That is not near me! I am in The Woodlands.")
+    assert {(f.subject, f.predicate, f.object, f.cardinality) for f in result.facts} == {
+        ("user", "HAS_NAME", "Sam", "single"), ("user", "LOCATED_AT", "Woodlands", "single"),
+    }
+    assert facts(extract("Hello, my name is jack of diamonds, and I'd like a Macchiato.")) == {
+        ("user", "HAS_NAME", "jack of diamonds"),
+    }
+    assert extract("Hi, my name is Ava and I am in Leeds.", role="assistant").facts == []
+
+
+@pytest.mark.parametrize(("text", "topics"), [
+    ("Guitar's mostly my thing. Playing it helps me.", ["guitar"]),
+    ("Staying in shape is important to me too.", ["staying in shape"]),
+    ("Seeing this made me appreciate my love of reading even more.", ["reading even more"]),
+    ("I'm keen on counseling or working in mental health - I'd love to help.", ["counseling or working in mental health"]),
+    ("I've been into dancing since I was a kid.", ["dancing since i was a kid"]),
+    ('I loved "Becoming Nicole" by Amy Ellis Nutt.', ["becoming nicole\" by amy ellis nutt"]),
+    ("I want to help people. I like to see a comedy movie tonight. I love it! I love that you came.", []),
+])
+def test_preferences_said_the_way_people_chat(text, topics):
+    result = extract(text)
+    assert [p.topic for p in result.preferences] == topics
+    assert all(p.polarity == "positive" for p in result.preferences)
