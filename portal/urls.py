@@ -1,9 +1,10 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from portal.health import healthz
+from portal.views import api_not_found
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="portal/home.html"), name="home"),
@@ -15,4 +16,5 @@ urlpatterns = [
     path("api/v1/", include("memory.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    re_path(r"^api/(?P<path>.*)$", api_not_found),
 ]

@@ -1,13 +1,21 @@
+import logging
 import time
 
+import redis
 from django.core.cache import cache
 from rest_framework.throttling import BaseThrottle
 
 from memory.models import AgentToken
 
+logger = logging.getLogger(__name__)
+
 
 class AgentRateThrottle(BaseThrottle):
-    """A fixed one-minute window per agent, counted in Redis so every web node shares it."""
+    """A fixed one-minute window per agent, counted in Redis so every web node shares it.
+
+    With Redis down the limit is not enforced (and a warning is logged): a counter outage must not
+    refuse reads; writes still need Redis for their conversation lock and answer 503 on their own.
+    """
 
     def allow_request(self, request, view):
         if not isinstance(request.auth, AgentToken):
@@ -15,9 +23,13 @@ class AgentRateThrottle(BaseThrottle):
         agent = request.auth.agent
         window = int(time.time() // 60)
         key = f"ratelimit:{agent.pk}:{window}"
-        cache.add(key, 0, timeout=120)
-        count = cache.incr(key)
         self.retry_after = 60 - int(time.time() % 60)
+        try:
+            cache.add(key, 0, timeout=120)
+            count = cache.incr(key)
+        except (redis.ConnectionError, redis.TimeoutError):
+            logger.warning("Rate limit not enforced for agent %s: Redis is unavailable.", agent.agent_id)
+            return True
         return count <= agent.rate_limit_per_minute
 
     def wait(self):
