@@ -137,8 +137,9 @@ def _pattern_names() -> tuple[set[str], set[str]]:
     return governance, review
 
 
-def _item(user_id: str, kind: str, field: str, value: str) -> dict:
-    return next(i for i in memory_selectors.item_list(user_id=user_id, kind=kind)["items"] if i.get(field) == value)
+def _item(user_id: str, kind: str, **fields) -> dict:
+    return next(i for i in memory_selectors.item_list(user_id=user_id, kind=kind)["items"]
+                if all(i.get(name) == value for name, value in fields.items()))
 
 
 def test_walk_every_page_of_the_demo(demo, chromium, live_server):
@@ -152,11 +153,11 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server):
     conversation = next(c for c in governance_selectors.conversation_list(user_id=user)
                         if c["session_id"] == "week-6-new-job")
     items = {
-        "messages": (_item(user, "messages", "content", "Big news: I work at Globex now."), "Big news"),
-        "facts": (_item(user, "facts", "object", "Globex"), "Globex"),
-        "preferences": (_item(user, "preferences", "preference", "likes aisle seats"), "aisle seats"),
-        "entities": (_item(user, "entities", "name", "Jonathan Smith"), "Jonathan Smith"),
-        "traces": (_item(user, "traces", "task", "Book a train from Porto to Lisbon on Monday"), "Book a train"),
+        "messages": (_item(user, "messages", content="Big news: I work at Globex now."), "Big news"),
+        "facts": (_item(user, "facts", subject="user", object="Globex"), "Globex"),
+        "preferences": (_item(user, "preferences", preference="likes aisle seats"), "aisle seats"),
+        "entities": (_item(user, "entities", name="Jonathan Smith"), "Jonathan Smith"),
+        "traces": (_item(user, "traces", task="Book a train from Porto to Lisbon on Monday"), "Book a train"),
     }
 
     me = Walk(browser, live_server.url, PERSON)
@@ -198,8 +199,8 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server):
     r = lambda name, *args: reverse(f"admin:{name}", args=args)  # noqa: E731
     person = f"?user={PERSON[0]}"
     pending = {a: (a_uid, b_uid) for a, b, status, a_uid, b_uid in db.cypher_query(SAME_AS, {"u": user})[0]}
-    acme = _item(user, "facts", "object", "Acme Corp")
-    train, flight = items["traces"][0]["uid"], _item(user, "traces", "task", "Book a flight from Lisbon to Porto on Friday")
+    acme = _item(user, "facts", subject="user", object="Acme Corp")
+    train, flight = items["traces"][0]["uid"], _item(user, "traces", task="Book a flight from Lisbon to Porto on Friday")
     staff.visit("admin:review_index", r("review_index"), "Merge", shot="review-index")
     staff.visit("admin:review_mergeproposal_list", r("review_mergeproposal_list"), "Jonathon Smith", "Jonathan Smith",
                 shot="11-merge-queue")
@@ -209,8 +210,8 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server):
     staff.visit("admin:review_fact_timeline", f"{r('review_fact_timeline')}{person}&subject=user", "Acme Corp",
                 "Globex", "Lisbon", "Porto", shot="12-fact-timeline")
     assert staff.page.locator("svg.timeline rect").count() >= 4
-    weeks_ago = (timezone.now() - timedelta(days=30)).strftime("%Y-%m-%d %H:%M")
-    staff.visit("admin:review_fact_asof", f"{r('review_fact_asof')}{person}&as_of={weeks_ago}", "Acme Corp",
+    soon = (timezone.now() + timedelta(minutes=1)).strftime("%Y-%m-%d %H:%M")
+    staff.visit("admin:review_fact_asof", f"{r('review_fact_asof')}{person}&as_of={soon}", "Globex", "Porto",
                 shot="17-facts-as-of")
     staff.visit("admin:review_fact_revert", r("review_fact_revert", user, acme["uid"]), "Acme Corp")
     staff.visit("admin:review_trace_list", f"{r('review_trace_list')}{person}", "Book a train", "Book a flight",
@@ -224,7 +225,8 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server):
                                                       r("review_auditevent_export")).decode())))
     assert rows[0][:3] == ["created_at", "actor", "action"] and "merge.approve" not in {row[2] for row in rows}
     assert {"grant.create", "consent.withdraw", "erasure.request", "erasure.done"} <= {row[2] for row in rows}
-    staff.visit("admin:review_subject_erase", f"{r('review_subject_erase')}{person}", PERSON[0])
+    staff.visit("admin:review_subject_erase", f"{r('review_subject_erase')}{person}&reason=Asked+by+phone",
+                f"Erase all memory of {PERSON[0]}", f"{counts['messages']} messages")
     staff.visit("admin:review_fact_timeline", f"{r('review_fact_timeline')}{person}&subject=user", "Acme Corp")
     staff.submit("admin:review_fact_confirm", f"form[action='{r('review_fact_confirm', user, acme['uid'])}'] "
                  "input[type=submit]", "Supersession confirmed")

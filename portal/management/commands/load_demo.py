@@ -104,7 +104,7 @@ def person_sessions(now: datetime) -> list[Session]:
         Session("week-7-moving-again", 14, ASSISTANT["agent_id"], [
             ("user", f"Since {moved:%B} {moved.day}, {moved.year} I live in Porto."),
             ("assistant", "Porto it is. Your address book is updated."),
-            ("user", "I don't like window seats anymore. I like aisle seats."),
+            ("user", "I get cold by the window. I don't like window seats. I like aisle seats."),
             ("assistant", "Aisle seats from now on."),
         ]),
         Session("week-8-train", 3, ASSISTANT["agent_id"], [
