@@ -1,7 +1,13 @@
 """Count each agent's API calls and failed calls in Redis, for the usage columns of the agent admin."""
 
+import logging
+
+import redis
+
 from memory.models import AgentToken
 from portal.redis_clients import app_redis
+
+logger = logging.getLogger(__name__)
 
 
 def usage_key(agent_pk: int) -> str:
@@ -25,5 +31,8 @@ class AgentUsageMiddleware:
             pipe.hincrby(usage_key(token.agent_id), "calls", 1)
             if response.status_code >= 400:
                 pipe.hincrby(usage_key(token.agent_id), "errors", 1)
-            pipe.execute()
+            try:
+                pipe.execute()
+            except (redis.ConnectionError, redis.TimeoutError):  # a lost count must not fail the call
+                logger.warning("Usage of agent %s not counted: Redis is unavailable.", token.agent_id)
         return response
