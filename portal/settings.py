@@ -118,7 +118,8 @@ MEDIA_ROOT = env.path("MEDIA_ROOT", default=VAR_DIR / "media")
 # Sign-in: django-allauth, email as the login, verification mail, TOTP as second factor.
 SITE_ID = 1
 LOGIN_URL = "account_login"
-LOGIN_REDIRECT_URL = "/"
+LOGIN_REDIRECT_URL = "governance:overview"
+ACCOUNT_ADAPTER = "portal.accounts.AccountAdapter"  # staff land on the admin index instead
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")

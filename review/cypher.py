@@ -233,3 +233,24 @@ MATCH (n:ReviewBench) WITH n LIMIT $batch
 DETACH DELETE n
 RETURN count(*)
 """
+
+# --- the admin index --------------------------------------------------------------------------
+
+# Shown on every admin page (the sidebar), so each count is an index seek or the label count store,
+# never a scan. The (status, created_at) index serves a status filter only with created_at present,
+# as every proposal has it (the queue's own count asks the same).
+REVIEW_COUNTS = """
+CALL () {
+  MATCH ()-[s:SAME_AS]->() WHERE s.status = 'pending' AND s.created_at IS NOT NULL
+  RETURN count(s) AS pending_merges
+}
+CALL () {
+  MATCH (f:Fact {status: 'superseded'})-[r:SUPERSEDED_BY]->() WHERE r.confirmed_at IS NULL
+  RETURN count(DISTINCT f) AS facts_to_confirm
+}
+CALL () {
+  MATCH (t:ReasoningTrace)
+  RETURN count(t) AS traces
+}
+RETURN pending_merges, facts_to_confirm, traces
+"""

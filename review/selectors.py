@@ -185,3 +185,8 @@ def audit_event_list(*, action: str = "", actor: str = "", user: str = "", since
     if until:
         events = events.filter(created_at__lt=until)
     return events
+
+
+def review_counts() -> dict[str, int]:
+    """Return what waits for review: pending merges, superseded facts not yet confirmed, and traces."""
+    return rows(cypher.REVIEW_COUNTS)[0]

@@ -26,7 +26,7 @@ def test_signup_requires_email_verification_then_login_works(client):
     assert EmailAddress.objects.get(email="ada@example.com").verified
     client.logout()
     response = client.post("/accounts/login/", {"login": "ada@example.com", "password": "a-long-passphrase-42"})
-    assert response.status_code == 302 and response.url == "/"
+    assert response.status_code == 302 and response.url == "/me/"
     assert client.get("/").context["user"].email == "ada@example.com"
 
 
