@@ -505,3 +505,38 @@ SET b.aliases = CASE WHEN merging
   ELSE b.aliases END
 RETURN count(*) AS linked
 """
+
+# Every entity with what a duplicate search needs, and the uids it is already linked to by SAME_AS.
+ENTITIES_FOR_DEDUPE = """
+MATCH (e:Entity)
+WHERE $user_id IS NULL OR e.user_id = $user_id
+RETURN e.user_id AS user_id, e.uid AS uid, e.type AS type, e.name AS name, e.aliases AS aliases,
+       coalesce(e.first_key, toString(e.created_at)) AS since,
+       [(e)-[:SAME_AS]-(other:Entity) | other.uid] AS linked
+"""
+
+PREFERENCES_FOR_DEDUPE = """
+MATCH (p:Preference {status: 'current'})
+WHERE $user_id IS NULL OR p.user_id = $user_id
+RETURN p.user_id AS user_id, p.uid AS uid, p.preference AS preference, p.topic AS topic, p.polarity AS polarity,
+       coalesce(p.first_key, toString(p.valid_from)) AS since
+"""
+
+# A duplicate preference is superseded by its canonical one, marked so that it can be restored.
+PREFERENCE_DUPLICATES_MERGE = """
+MATCH (c:Preference {uid: $into_uid, user_id: $user_id})
+UNWIND $uids AS uid
+MATCH (d:Preference {uid: uid, user_id: $user_id, status: 'current'})
+SET d.status = 'superseded'
+MERGE (d)-[r:SUPERSEDED_BY]->(c)
+SET r.reason = 'duplicate', r.merged_at = datetime()
+RETURN count(d) AS merged
+"""
+
+PREFERENCE_DUPLICATES_RESTORE = """
+MATCH (d:Preference {status: 'superseded'})-[r:SUPERSEDED_BY {reason: 'duplicate'}]->(:Preference)
+WHERE $user_id IS NULL OR d.user_id = $user_id
+SET d.status = 'current'
+DELETE r
+RETURN count(d) AS restored
+"""
