@@ -1,9 +1,14 @@
 """The memory graph: neomodel node classes, declared once here and imported from here only.
 
-Labels and relationship types follow neo4j-agent-memory, so graphs it wrote can be governed here.
-Every memory node carries `uid` and `user_id` (the subject's public id). Times are native Neo4j
-datetimes, as the Cypher in cypher.py writes them.
+The Cypher in cypher.py writes the graph and install_labels builds its constraints and indexes from
+these classes; every property that Cypher writes is declared here (tests/memory/test_graph.py
+checks it against what the product writes). Labels and relationship types follow
+neo4j-agent-memory, so graphs it wrote can be governed here. Every memory node carries `uid` and
+`user_id` (the subject's public id). A moment is a native Neo4j datetime; a time someone stated
+("since 3 March 2025") stays a date, so those properties hold either (StatedTimeProperty).
 """
+
+from datetime import date
 
 from django.utils import timezone
 from neomodel import (
@@ -22,14 +27,34 @@ from neomodel import (
     VectorIndex,
     ZeroOrOne,
 )
+from neomodel.properties import Property, validator
 
 from memory.embeddings import embedding_dimensions
+from portal.graphdb import native
 
 ENTITY_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT")
 SAME_AS_STATUSES = ("pending", "confirmed", "rejected", "auto")
 FACT_STATUSES = ("current", "superseded", "retracted")
 MESSAGE_ROLES = ("user", "assistant", "system", "tool")
+CARDINALITIES = ("single", "multi")
+POLARITIES = ("positive", "negative")
 EXTRACTION_STATUSES = ("pending", "done", "failed", "skipped")
+
+
+class StatedTimeProperty(Property):
+    """A stated date (a Neo4j Date) or a moment (a Neo4j DateTime), kept as written."""
+
+    form_field_class = "DateTimeField"
+
+    @validator
+    def inflate(self, value):
+        return native(value)
+
+    @validator
+    def deflate(self, value):
+        if not isinstance(value, date):
+            raise ValueError(f"a date or datetime expected, got {value!r}")
+        return value
 
 
 def _embedding():
@@ -54,6 +79,7 @@ class Conversation(MemoryNode):
     agent_id = StringProperty(index=True)
     title = StringProperty()
     created_at = DateTimeNeo4jFormatProperty(default=timezone.now)
+    last_seq = IntegerProperty(default=0)
     messages = RelationshipTo("Message", "HAS_MESSAGE")
     first_message = RelationshipTo("Message", "FIRST_MESSAGE", cardinality=ZeroOrOne)
     traces = RelationshipTo("ReasoningTrace", "HAS_TRACE")
@@ -74,8 +100,10 @@ class Message(MemoryNode):
     content_hash = StringProperty(index=True)
     agent_id = StringProperty()
     created_at = DateTimeNeo4jFormatProperty(default=timezone.now, index=True)
+    stored_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     extraction_status = StringProperty(default="pending", choices={s: s for s in EXTRACTION_STATUSES})
     extraction_error = StringProperty()
+    explicit = StringProperty(help_text="The entities, facts and preferences the agent sent with it, as JSON.")
     next_message = RelationshipTo("Message", "NEXT_MESSAGE", cardinality=ZeroOrOne)
     mentions = RelationshipTo("Entity", "MENTIONS", model=Mention)
 
@@ -83,16 +111,37 @@ class Message(MemoryNode):
 class RelatedTo(StructuredRel):
     type = StringProperty(required=True)
     confidence = FloatProperty()
-    valid_from = DateTimeNeo4jFormatProperty()
-    valid_until = DateTimeNeo4jFormatProperty()
+    valid_from = StatedTimeProperty()
+    valid_until = StatedTimeProperty()
+    message_uid = StringProperty()
+    first_key = StringProperty(help_text="The order key of its earliest statement.")
 
 
 class SameAs(StructuredRel):
     status = StringProperty(required=True, choices={s: s for s in SAME_AS_STATUSES})
     confidence = FloatProperty()
     scores = JSONProperty()
+    evidence = JSONProperty()
+    evidence_key = StringProperty()
+    created_at = DateTimeNeo4jFormatProperty(default=timezone.now)
+    added_aliases = ArrayProperty(StringProperty(), default=list, help_text="Taken back by an undo.")
+    undone_from = StringProperty(choices={s: s for s in SAME_AS_STATUSES})
     decided_by = StringProperty()
     decided_at = DateTimeNeo4jFormatProperty()
+
+
+class ExtractedFrom(StructuredRel):
+    """One statement of a fact or preference: its message, order key and stated valid time."""
+
+    key = StringProperty()
+    valid_from = StatedTimeProperty()
+
+
+class SupersededBy(StructuredRel):
+    confirmed_at = DateTimeNeo4jFormatProperty()
+    confirmed_by = StringProperty()
+    reverted_at = DateTimeNeo4jFormatProperty()
+    reverted_by = StringProperty()
 
 
 class Entity(MemoryNode):
@@ -102,6 +151,8 @@ class Entity(MemoryNode):
     description = StringProperty()
     embedding = _embedding()
     created_at = DateTimeNeo4jFormatProperty(default=timezone.now)
+    key = StringProperty(help_text="The normal name; unique per person and type (memory.cypher.SCHEMA).")
+    first_key = StringProperty(help_text="The order key of its earliest statement.")
     related = RelationshipTo("Entity", "RELATED_TO", model=RelatedTo)
     same_as = RelationshipTo("Entity", "SAME_AS", model=SameAs)
     mentioned_in = RelationshipFrom("Message", "MENTIONS", model=Mention)
@@ -113,27 +164,33 @@ class Fact(MemoryNode):
     object = StringProperty(required=True)
     embedding = _embedding()
     confidence = FloatProperty()
-    valid_from = DateTimeNeo4jFormatProperty()
-    valid_until = DateTimeNeo4jFormatProperty()
+    cardinality = StringProperty(choices={c: c for c in CARDINALITIES})
+    valid_from = StatedTimeProperty()
+    valid_until = StatedTimeProperty()
     recorded_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     expired_at = DateTimeNeo4jFormatProperty()
     status = StringProperty(default="current", choices={s: s for s in FACT_STATUSES}, index=True)
+    first_key = StringProperty(help_text="The order key of its earliest statement.")
     about = RelationshipTo("Entity", "ABOUT")
-    extracted_from = RelationshipTo("Message", "EXTRACTED_FROM")
-    superseded_by = RelationshipTo("Fact", "SUPERSEDED_BY", cardinality=ZeroOrOne)
+    extracted_from = RelationshipTo("Message", "EXTRACTED_FROM", model=ExtractedFrom)
+    superseded_by = RelationshipTo("Fact", "SUPERSEDED_BY", cardinality=ZeroOrOne, model=SupersededBy)
 
 
 class Preference(MemoryNode):
     category = StringProperty(required=True, index=True)
     preference = StringProperty(required=True)
+    topic = StringProperty()
+    polarity = StringProperty(choices={p: p for p in POLARITIES})
     context = StringProperty()
     embedding = _embedding()
     confidence = FloatProperty()
-    valid_from = DateTimeNeo4jFormatProperty(default=timezone.now)
-    valid_until = DateTimeNeo4jFormatProperty()
+    valid_from = StatedTimeProperty()
+    valid_until = StatedTimeProperty()
+    recorded_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     status = StringProperty(default="current", choices={s: s for s in FACT_STATUSES})
-    extracted_from = RelationshipTo("Message", "EXTRACTED_FROM")
-    superseded_by = RelationshipTo("Preference", "SUPERSEDED_BY", cardinality=ZeroOrOne)
+    first_key = StringProperty(help_text="The order key of its earliest statement.")
+    extracted_from = RelationshipTo("Message", "EXTRACTED_FROM", model=ExtractedFrom)
+    superseded_by = RelationshipTo("Preference", "SUPERSEDED_BY", cardinality=ZeroOrOne, model=SupersededBy)
 
 
 class HasStep(StructuredRel):
@@ -168,3 +225,6 @@ class ToolCall(MemoryNode):
     error = StringProperty()
     duration_ms = FloatProperty()
     created_at = DateTimeNeo4jFormatProperty(default=timezone.now)
+
+
+NODES = (User, Conversation, Message, Entity, Fact, Preference, ReasoningTrace, ReasoningStep, ToolCall)
