@@ -25,8 +25,70 @@ LOCATION_HEADS = {
     "street", "st", "road", "rd", "avenue", "ave", "lane", "boulevard", "square", "park", "bridge", "airport",
     "station", "hall", "building", "tower", "centre", "center", "river", "lake", "mountain", "mountains",
     "island", "islands", "bay", "valley", "county", "province", "city", "district", "harbour", "harbor", "port",
-    "beach", "coast", "sea", "ocean", "gardens", "place", "way", "drive", "court",
+    "beach", "coast", "sea", "ocean", "gardens", "place", "way", "drive", "court", "theatre", "theater", "cinema",
+    "restaurant", "cafe", "mall", "zoo", "canyon", "falls", "forest", "desert", "village",
 }
+# Places known by name: countries, states and large cities. Names that are as often a person's (Georgia,
+# Jordan, Chad, Austin, Charlotte, Sydney, Victoria, Florence, Phoenix, Dallas) are left out.
+PLACE_NAMES = {
+    "afghanistan", "albania", "algeria", "andorra", "angola", "argentina", "armenia", "australia", "austria",
+    "azerbaijan", "bahamas", "bahrain", "bangladesh", "barbados", "belarus", "belgium", "belize", "benin", "bhutan",
+    "bolivia", "bosnia", "botswana", "brazil", "brunei", "bulgaria", "burkina faso", "burundi", "cambodia", "cameroon",
+    "canada", "cape verde", "chile", "china", "colombia", "congo", "costa rica", "croatia", "cuba", "cyprus", "czechia",
+    "czech republic", "denmark", "djibouti", "dominican republic", "ecuador", "egypt", "el salvador", "eritrea",
+    "estonia", "eswatini", "ethiopia", "fiji", "finland", "france", "gabon", "gambia", "germany", "ghana", "greece",
+    "greenland", "grenada", "guatemala", "guinea", "guyana", "haiti", "honduras", "hong kong", "hungary", "iceland",
+    "india", "indonesia", "iran", "iraq", "ireland", "israel", "italy", "jamaica", "japan", "kazakhstan", "kenya",
+    "kosovo", "kuwait", "kyrgyzstan", "laos", "latvia", "lebanon", "lesotho", "liberia", "libya", "liechtenstein",
+    "lithuania", "luxembourg", "madagascar", "malawi", "malaysia", "maldives", "mali", "malta", "mauritania",
+    "mauritius", "mexico", "moldova", "monaco", "mongolia", "montenegro", "morocco", "mozambique", "myanmar", "namibia",
+    "nepal", "netherlands", "new zealand", "nicaragua", "niger", "nigeria", "north korea", "north macedonia", "norway",
+    "oman", "pakistan", "palestine", "panama", "papua new guinea", "paraguay", "peru", "philippines", "poland",
+    "portugal", "puerto rico", "qatar", "romania", "russia", "rwanda", "samoa", "san marino", "saudi arabia", "senegal",
+    "serbia", "seychelles", "sierra leone", "singapore", "slovakia", "slovenia", "somalia", "south africa",
+    "south korea", "korea", "south sudan", "spain", "sri lanka", "sudan", "suriname", "sweden", "switzerland", "syria",
+    "taiwan", "tajikistan", "tanzania", "thailand", "togo", "tonga", "trinidad", "tunisia", "turkey", "turkmenistan",
+    "uganda", "ukraine", "united arab emirates", "uae", "united kingdom", "uk", "united states", "usa", "us",
+    "america", "uruguay", "uzbekistan", "vanuatu", "vatican", "venezuela", "vietnam", "yemen", "zambia", "zimbabwe",
+    "england", "scotland", "wales", "northern ireland", "britain", "great britain", "europe", "asia", "africa",
+    "antarctica", "north america", "south america", "latin america", "scandinavia", "caribbean", "middle east",
+    "alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut", "delaware", "florida",
+    "hawaii", "idaho", "illinois", "indiana", "iowa", "kansas", "kentucky", "louisiana", "maine", "maryland",
+    "massachusetts", "michigan", "minnesota", "mississippi", "missouri", "montana", "nebraska", "nevada",
+    "new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota", "ohio", "oklahoma",
+    "oregon", "pennsylvania", "rhode island", "south carolina", "south dakota", "tennessee", "texas", "utah",
+    "vermont", "virginia", "washington state", "west virginia", "wisconsin", "wyoming", "ontario", "quebec",
+    "british columbia", "alberta", "bavaria", "catalonia", "tuscany", "sicily", "provence", "normandy",
+    "london", "manchester", "birmingham", "liverpool", "leeds", "glasgow", "edinburgh", "bristol", "cardiff", "belfast",
+    "dublin", "paris", "lyon", "marseille", "berlin", "munich", "hamburg", "frankfurt", "cologne", "vienna", "zurich",
+    "geneva", "amsterdam", "rotterdam", "brussels", "antwerp", "madrid", "barcelona", "seville", "valencia", "lisbon",
+    "porto", "rome", "milan", "naples", "venice", "turin", "athens", "istanbul", "ankara", "prague", "warsaw", "krakow",
+    "budapest", "bucharest", "sofia", "belgrade", "zagreb", "copenhagen", "stockholm", "oslo", "helsinki",
+    "reykjavik", "tallinn", "riga", "vilnius", "kyiv", "kiev", "moscow", "st petersburg", "cairo", "lagos", "nairobi",
+    "accra", "johannesburg", "cape town", "casablanca", "marrakech", "addis ababa", "dubai", "abu dhabi", "doha",
+    "riyadh", "tehran", "baghdad", "beirut", "jerusalem", "tel aviv", "mumbai", "delhi", "new delhi", "bangalore",
+    "chennai", "kolkata", "karachi", "lahore", "dhaka", "kathmandu", "colombo", "bangkok", "hanoi", "ho chi minh city",
+    "singapore", "kuala lumpur", "jakarta", "bali", "manila", "beijing", "shanghai", "shenzhen", "guangzhou",
+    "taipei", "seoul", "busan", "tokyo", "osaka", "kyoto", "melbourne", "brisbane", "perth", "adelaide", "auckland",
+    "wellington", "toronto", "montreal", "vancouver", "ottawa", "calgary", "new york city", "nyc", "los angeles",
+    "san francisco", "san diego", "san jose", "seattle", "portland", "chicago", "boston", "philadelphia", "miami",
+    "atlanta", "houston", "denver", "las vegas", "detroit", "minneapolis", "nashville", "new orleans", "baltimore",
+    "pittsburgh", "cleveland", "honolulu", "anchorage", "mexico city", "havana", "bogota", "lima", "santiago",
+    "buenos aires", "sao paulo", "rio de janeiro", "rio", "caracas", "quito", "montevideo",
+}
+# Adjectives of nationality or faith: capitalised, yet alone no entity ("Korean food").
+DEMONYMS = {
+    "american", "british", "english", "scottish", "welsh", "irish", "canadian", "mexican", "brazilian", "argentinian",
+    "french", "german", "italian", "spanish", "portuguese", "dutch", "belgian", "swiss", "austrian", "swedish",
+    "norwegian", "danish", "finnish", "polish", "czech", "russian", "ukrainian", "greek", "turkish", "chinese",
+    "japanese", "korean", "thai", "vietnamese", "indian", "pakistani", "filipino", "indonesian", "australian",
+    "african", "nigerian", "kenyan", "ethiopian", "egyptian", "moroccan", "lebanese", "persian", "israeli", "arab",
+    "arabic", "european", "asian", "latin", "latino", "latina", "hispanic", "mediterranean", "caribbean", "cuban",
+    "jamaican", "christian", "muslim", "jewish", "buddhist", "hindu", "catholic", "protestant", "sikh",
+}
+# Words that make a name a place wherever they stand in it ("Alamo Drafthouse Cinema South Lamar").
+VENUE_WORDS = {"cinema", "cinemas", "theatre", "theater", "restaurant", "cafe", "café", "diner", "bistro", "pub",
+               "mall", "stadium", "arena", "gallery", "airport", "hotel", "zoo", "aquarium"}
 STREET_LEADS = {"rua", "rue", "via", "calle", "avenida", "strada", "piazza", "plaza", "praça", "viale", "largo"}
 NAME_CONNECTORS = {"of", "do", "da", "dos", "das", "de", "del", "della", "di", "la", "le", "von", "van", "der", "&"}
 
@@ -46,7 +108,7 @@ ARTEFACT_NOUNS = {
     "device", "vehicle", "tractor", "forklift", "crane", "generator", "piano", "guitar", "violin", "microscope",
     "telescope", "console", "sensor", "scanner", "router", "headset", "kettle", "oven", "fridge", "dishwasher",
     "app", "application", "module", "component", "service", "tool", "library", "package", "repository", "repo",
-    "database", "api", "endpoint", "script", "pipeline", "dataset", "dashboard", "ticket", "task", "plugin", "bot",
+    "database", "api", "endpoint", "script", "pipeline", "dataset", "dashboard", "task", "plugin", "bot",
 }
 # Heads of lowercase noun phrases that name events; they need a modifier ("annual safety review").
 EVENT_NOUNS = {

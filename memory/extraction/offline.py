@@ -73,11 +73,12 @@ POSSESSIVES = {"its", "his", "her", "their", "my"}
 # "... and I would like ...": a new subject after a conjunction starts a new clause.
 SUBJECT_PRONOUNS = {"i", "we", "he", "she", "they"}
 CLAUSE_BREAKERS = {"and", "but", "while", "whereas", "so", "although", "though"}
+QUOTES = {'"', "“", "”", "‘"}
 # Punctuation after a name that ends a form of address ("Thanks, Mel!").
 VOCATIVE_AFTER = {",", ".", "!", "?", "…"}
 APPOSITION_LEADS = {"the", "a", "an", "our", "my", "his", "her", "their"}
 # Punctuation inside a sentence after which a capitalised word is still read as mid-sentence.
-INNER_PUNCTUATION = {",", "'", "’", "&", "/"}
+INNER_PUNCTUATION = {",", "'", "’", "&", "/"} | QUOTES
 NEVER_NAMES = english.MONTHS.keys() | english.WEEKDAYS | english.ROLE_TITLES | english.CHAT_ABBREVIATIONS
 STREET_TAILS = {"street", "st", "road", "rd", "avenue", "ave", "lane", "boulevard", "way", "drive", "court", "place"}
 # How sure a name's type is: no cue, a weak one ("in X"), a relation rule that needs it, its own words ("X Corp").
@@ -91,15 +92,21 @@ ATTRIBUTE_CONFIDENCE = PREFERENCE_CONFIDENCE = 0.7
 
 @dataclass(frozen=True)
 class WordCue:
-    """A name typed by its own words: its last word of several (`heads`), its first word (`leads`), a house number."""
+    """A name typed by its own words: its last word of several (`heads`), its first word (`leads`), a house
+    number, the whole name (`names`) or a word after its first (`inner`)."""
 
     type: str
     heads: frozenset = frozenset()
     leads: frozenset = frozenset()
     numbered: bool = False
+    names: frozenset = frozenset()
+    inner: frozenset = frozenset()
 
     def fits(self, words: list[str]) -> bool:
-        return (len(words) > 1 and words[-1] in self.heads) or words[0] in self.leads or (self.numbered and words[0].isdigit())
+        return (
+            (len(words) > 1 and words[-1] in self.heads) or words[0] in self.leads or (self.numbered and words[0].isdigit())
+            or " ".join(words) in self.names or bool(self.inner & set(words[1:]))
+        )
 
 
 @dataclass(frozen=True)
@@ -120,7 +127,10 @@ WORD_CUES = [
     WordCue("ORGANIZATION", heads=frozenset(english.ORGANIZATION_HEADS)),
     WordCue("EVENT", heads=frozenset(english.EVENT_HEADS)),
     WordCue("LOCATION", heads=frozenset(english.LOCATION_HEADS), leads=frozenset(english.STREET_LEADS), numbered=True),
+    WordCue("LOCATION", inner=frozenset(english.VENUE_WORDS)),
 ]
+# After a place or thing noun has had its say ("the Leeds building"): a place known by name.
+KNOWN_PLACE = WordCue("LOCATION", names=frozenset(english.PLACE_NAMES))
 # "works at X" is an employer, "in X" or "at X" a place.
 PREPOSITION_CUES = [
     PrepositionCue("ORGANIZATION", RULE_CUE, frozenset({"at"}), near=frozenset(WORK_WORDS)),
@@ -243,6 +253,8 @@ class _Document:
         for sentence in self.sentences:
             found = []
             for run, index in runs[id(sentence)]:
+                if len(run) == 1 and run[0].lower in english.DEMONYMS:
+                    continue
                 if _opens(sentence, index) and len(run) == 1 and run[0].lower not in named_elsewhere \
                         and not _is_identifier(run[0].text):
                     verb = _verb_follows(sentence, index + 1)
@@ -251,8 +263,10 @@ class _Document:
                     if verb in english.AUXILIARIES:
                         self.tentative.add(run[0].start)  # "Life is good", "Halima is a member": a name if a rule uses it
                 classified = self._classify(run, sentence, index)
-                if classified[5] == 0 and _vocative(sentence, index, len(run)):
+                if classified[5] == NO_CUE and _vocative(sentence, index, len(run)):
                     continue  # "Thanks, Mel!", "Hey Caroline, ...": the person spoken to, not something said
+                if classified[5] == NO_CUE and _after_indefinite(sentence, index):
+                    continue  # "a Mocha", "an iced Latte": a kind of thing written with a capital, nobody in particular
                 found.append(classified)
             names[id(sentence)] = found
         return names
@@ -269,6 +283,8 @@ class _Document:
 
         if titled or run[0].kind == "initial":
             return start, end, surface, name, "PERSON", STRONG_CUE, aliases
+        if _quoted(sentence, index, len(run)):
+            return start, end, surface, name, "OBJECT", STRONG_CUE, aliases  # a title: "Becoming Nicole"
         if len(run) == 1 and run[0].kind == "initialism":
             return start, end, surface, name, None, NO_CUE, aliases  # typed once its expansion is known
         own = next((cue.type for cue in WORD_CUES if cue.fits(words)), None)
@@ -279,6 +295,8 @@ class _Document:
             kind, last = extension
             full = self.text[start:last.end]
             return start, last.end, full, full, kind, STRONG_CUE, [name]
+        if KNOWN_PLACE.fits(words):
+            return start, end, surface, name, KNOWN_PLACE.type, STRONG_CUE, aliases
         if any(c.isdigit() for w in words[1:] for c in w):
             return start, end, surface, name, "OBJECT", RULE_CUE, aliases  # a model: "Falcon 3"
         if len(run) == 1 and _is_identifier(name):
@@ -664,6 +682,22 @@ def _vocative(sentence: list[_Token], index: int, length: int) -> bool:
     if all(t.lower in english.INTERJECTIONS or t.text == "," for t in before):
         return True
     return before[-1].text == "," or before[-1].lower in english.GREETINGS or [t.lower for t in before[-2:]] == ["thank", "you"]
+
+
+def _after_indefinite(sentence: list[_Token], index: int) -> bool:
+    """Return whether "a" or "an" comes just before the word at `index`, two lowercase modifiers allowed."""
+    for back in range(index - 1, max(index - 4, -1), -1):
+        if sentence[back].lower in ("a", "an"):
+            return True
+        if not _is_modifier(sentence[back]):
+            return False
+    return False
+
+
+def _quoted(sentence: list[_Token], index: int, length: int) -> bool:
+    """Return whether a run stands in quotes, as titles of books, songs and shows do."""
+    after = sentence[index + length] if index + length < len(sentence) else None
+    return index > 0 and sentence[index - 1].text in QUOTES and (after is None or after.text in QUOTES | {".", ",", "!", "?"})
 
 
 def _opens(sentence: list[_Token], index: int) -> bool:

@@ -357,3 +357,15 @@ def test_preferences_said_the_way_people_chat(text, topics):
     result = extract(text)
     assert [p.topic for p in result.preferences] == topics
     assert all(p.polarity == "positive" for p in result.preferences)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("We drove through California and Oregon.", {"California": "LOCATION", "Oregon": "LOCATION"}),
+    ("I'm looking to book a table for Korean food.", {}),
+    ("Hi, I would like to order a Mocha and an iced Latte.", {}),
+    ('I loved "Becoming Nicole" by Amy Ellis Nutt.', {"Becoming Nicole": "OBJECT", "Amy Ellis Nutt": "PERSON"}),
+    ('Yeah totally! "Brave" by Sara Bareilles means a lot to me.', {"Brave": "OBJECT", "Sara Bareilles": "PERSON"}),
+    ("It's playing at Alamo Drafthouse Cinema South Lamar.", {"Alamo Drafthouse Cinema South Lamar": "LOCATION"}),
+])
+def test_chat_names_are_typed_by_what_they_are(text, expected):
+    assert types(extract(text)) == expected
