@@ -23,6 +23,7 @@ from governance import urls as governance_urls
 from governance.models import ErasureJob, ErasureScope, JobStatus
 from memory import selectors as memory_selectors
 from memory.models import Agent, Subject
+from portal.admin_site import REVIEW_PAGES
 from review.urls import review_urls
 from tests.conftest import SCREENSHOTS
 
@@ -131,10 +132,11 @@ class Walk:
         return response.body()
 
 
-def _pattern_names() -> tuple[set[str], set[str]]:
-    governance = {f"governance:{p.name}" for p in governance_urls.urlpatterns}
-    review = {f"admin:{p.name}" for p in review_urls(admin.site)}
-    return governance, review
+def _pattern_names() -> set[str]:
+    """Return every page of the person's portal, of the review app and of the admin index's Review section."""
+    return ({f"governance:{p.name}" for p in governance_urls.urlpatterns}
+            | {f"admin:{p.name}" for p in review_urls(admin.site)}
+            | {f"admin:{page.url_name}" for page in REVIEW_PAGES})
 
 
 def _item(user_id: str, kind: str, **fields) -> dict:
@@ -198,38 +200,43 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server):
     staff = Walk(browser, live_server.url, STAFF)
     r = lambda name, *args: reverse(f"admin:{name}", args=args)  # noqa: E731
     person = f"?user={PERSON[0]}"
-    pending = {a: (a_uid, b_uid) for a, b, status, a_uid, b_uid in db.cypher_query(SAME_AS, {"u": user})[0]}
+    pairs = {a: (a_uid, b_uid) for a, b, status, a_uid, b_uid in db.cypher_query(SAME_AS, {"u": user})[0]}
     acme = _item(user, "facts", subject="user", object="Acme Corp")
     train, flight = items["traces"][0]["uid"], _item(user, "traces", task="Book a flight from Lisbon to Porto on Friday")
-    staff.visit("admin:review_index", r("review_index"), "Merge", shot="review-index")
-    staff.visit("admin:review_mergeproposal_list", r("review_mergeproposal_list"), "Jonathon Smith", "Jonathan Smith",
-                shot="11-merge-queue")
-    staff.visit("admin:review_mergeproposal_decided", r("review_mergeproposal_decided"), "Marta Ribeiro",
-                shot="16-merges-decided")
-    staff.visit("admin:review_mergeproposal_undo", r("review_mergeproposal_undo", user, *pending["Marta"]), "Undo")
+    staff.visit("admin:index", r("index"), "Review", "Merge queue", "Fact timelines", shot="19-admin-index")
+    staff.visit("admin:review_index", r("review_index"), "Merge queue")
+    staff.visit("admin:review_merge_list", r("review_merge_list"), "Jonathon Smith", "Sophia Martins",
+                "2 in all", shot="11-merge-queue")
+    staff.submit("admin:review_merge_approve", "tr[data-pair='Jonathon Smith'] button.approve", "Approved 1 merge",
+                 "Sophia Martins")
+    staff.submit("admin:review_merge_reject", "tr[data-pair='Sophia Martins'] button.reject", "Rejected 1 merge",
+                 "No pending proposals")
+    staff.visit("admin:review_merge_decided", r("review_merge_decided"), "Marta Ribeiro", "Jonathan Smith",
+                "Sofia Martins", shot="15-merges-decided")
+    staff.visit("admin:review_merge_undo", r("review_merge_undo", user, *pairs["Marta"]), "Undo")
     staff.visit("admin:review_fact_timeline", f"{r('review_fact_timeline')}{person}&subject=user", "Acme Corp",
                 "Globex", "Lisbon", "Porto", shot="12-fact-timeline")
     assert staff.page.locator("svg.timeline rect").count() >= 4
     soon = (timezone.now() + timedelta(minutes=1)).strftime("%Y-%m-%d %H:%M")
-    staff.visit("admin:review_fact_asof", f"{r('review_fact_asof')}{person}&as_of={soon}", "Globex", "Porto",
-                shot="17-facts-as-of")
+    staff.visit("admin:review_fact_as_of", f"{r('review_fact_as_of')}{person}&as_of={soon}", "Globex", "Porto",
+                shot="16-facts-as-of")
     staff.visit("admin:review_fact_revert", r("review_fact_revert", user, acme["uid"]), "Acme Corp")
+    staff.page.goto(f"{live_server.url}{r('review_fact_timeline')}{person}&subject=user")
+    staff.submit("admin:review_fact_confirm", f"form[action='{r('review_fact_confirm', user, acme['uid'])}'] "
+                 "input[type=submit]", "Supersession confirmed")
     staff.visit("admin:review_trace_list", f"{r('review_trace_list')}{person}", "Book a train", "Book a flight",
-                shot="18-trace-list")
+                shot="17-trace-list")
     staff.visit("admin:review_trace_detail", r("review_trace_detail", user, train), "search_trains",
                 "Book a flight from Lisbon to Porto on Friday", shot="13-trace-tree")
     staff.visit("admin:review_trace_delete", r("review_trace_delete", user, flight["uid"]), "Delete")
-    staff.visit("admin:review_auditevent_list", r("review_auditevent_list"), "consent.withdraw", "erasure.done",
-                shot="19-audit-log")
-    rows = list(csv.reader(io.StringIO(staff.download("admin:review_auditevent_export",
-                                                      r("review_auditevent_export")).decode())))
-    assert rows[0][:3] == ["created_at", "actor", "action"] and "merge.approve" not in {row[2] for row in rows}
-    assert {"grant.create", "consent.withdraw", "erasure.request", "erasure.done"} <= {row[2] for row in rows}
-    staff.visit("admin:review_subject_erase", f"{r('review_subject_erase')}{person}&reason=Asked+by+phone",
+    staff.visit("admin:review_audit_list", r("review_audit_list"), "consent.withdraw", "erasure.done",
+                "merge.approve", shot="18-audit-log")
+    rows = list(csv.reader(io.StringIO(staff.download("admin:review_audit_export", r("review_audit_export")).decode())))
+    assert rows[0][:3] == ["created_at", "actor", "action"]
+    assert {"grant.create", "consent.withdraw", "erasure.request", "erasure.done", "merge.approve", "merge.reject",
+            "fact.confirm"} <= {row[2] for row in rows}
+    staff.visit("admin:governance_erasure_request",
+                f"{r('governance_erasure_request')}{person}&reason=Asked+by+phone",
                 f"Erase all memory of {PERSON[0]}", f"{counts['messages']} messages")
-    staff.visit("admin:review_fact_timeline", f"{r('review_fact_timeline')}{person}&subject=user", "Acme Corp")
-    staff.submit("admin:review_fact_confirm", f"form[action='{r('review_fact_confirm', user, acme['uid'])}'] "
-                 "input[type=submit]", "Supersession confirmed")
 
-    governance, review = _pattern_names()
-    assert me.visited | staff.visited == governance | review
+    assert _pattern_names() - me.visited - staff.visited == set()

@@ -93,6 +93,7 @@ def person_sessions(now: datetime) -> list[Session]:
         Session("week-6-new-job", 21, ASSISTANT["agent_id"], [
             ("user", "Big news: I work at Globex now."),
             ("assistant", "Congratulations on the new job!"),
+            ("user", "Thanks! My new manager is Sofia Martins."),
             ("user", "Jonathon Smith sent me a farewell card from the old team."),
             ("assistant", "That was kind of him."),
             ("user", "Marta sent the photos from the farewell party."),
@@ -110,6 +111,7 @@ def person_sessions(now: datetime) -> list[Session]:
         Session("week-8-train", 3, ASSISTANT["agent_id"], [
             ("user", "Book me a train from Porto to Lisbon on Monday."),
             ("assistant", "Booked: Monday 7:39 to Lisbon, aisle seat."),
+            ("user", "My sister Sophia Martins is visiting next week."),
         ], Trace("Book a train from Porto to Lisbon on Monday", "Check the user's seat preference first",
                  "search_trains", {"from": "Porto", "to": "Lisbon", "date": "monday"}, {"trains": 5},
                  "5 trains on Monday", "Booked the 7:39 train, aisle seat")),
