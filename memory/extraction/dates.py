@@ -2,7 +2,8 @@
 relative to the day the message was written ("last Saturday", "two weeks ago").
 
 Each form is a pattern with a resolver; the earliest date in the sentence wins, the longest form at
-one position first (a leading "in" or "since" does not count as part of the date). A form without a year, or a relative one, needs the reference date.
+one position first (a leading "in" or "since" does not count as part of the date). A form without a
+year, or a relative one, needs the reference date.
 """
 
 import calendar

@@ -1,15 +1,19 @@
 """The offline extractor: English cue words and clause patterns, no model and no download.
 
 Names are runs of capitalised words; their type comes from cue words (titles, "Corp", "Summit",
-"Street", a following "workshop" or "laptop", a preceding "in"). Later mentions of a name (its first
-word, its acronym, "the trust", "she") are tied to the entity they refer to, and relations are read
-from the text between two mentions of one clause, never across a negation.
+"Street", a following "workshop" or "laptop", a preceding "in", a known place, quotes). Greetings,
+interjections and words capitalised only because they open a sentence are no names, and a name only
+spoken to ("Thanks, Mel!") is no entity. Later mentions of a name (its first word, its acronym, "the
+trust", "she") are tied to the entity they refer to, and relations are read from the text between
+two mentions of one clause, never across a negation. The speaker's "I" is the person only in the
+person's own turns.
 """
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import NamedTuple
 
 from memory.extraction import english
 from memory.extraction.dates import stated_date
@@ -144,6 +148,16 @@ PRONOUN_REFERENTS = {
 }
 
 
+class _Name(NamedTuple):
+    start: int
+    end: int
+    surface: str
+    name: str
+    type: str | None
+    cue: int
+    aliases: list[str]
+
+
 @dataclass
 class _Token:
     text: str
@@ -227,7 +241,7 @@ class _Document:
         names = self._capitalised_names()
         for sentence in self.sentences:
             found_names = names.get(id(sentence), [])
-            for found in sorted(found_names + self._noun_phrases(sentence, found_names), key=lambda n: n[0]):
+            for found in sorted(found_names + self._noun_phrases(sentence, found_names), key=lambda n: n.start):
                 self._register(*found)
         self._resolve_initialisms()
         for sentence in self.sentences:
@@ -243,7 +257,7 @@ class _Document:
 
     # Names -------------------------------------------------------------------------------------
 
-    def _capitalised_names(self) -> dict[int, list[tuple]]:
+    def _capitalised_names(self) -> dict[int, list[_Name]]:
         runs = {id(sentence): _capitalised_runs(sentence) for sentence in self.sentences}
         named_elsewhere = {
             t.lower for sentence in self.sentences for run, index in runs[id(sentence)] for t in run
@@ -263,16 +277,16 @@ class _Document:
                     if verb in english.AUXILIARIES:
                         self.tentative.add(run[0].start)  # "Life is good", "Halima is a member": a name if a rule uses it
                 classified = self._classify(run, sentence, index)
-                if classified[5] == NO_CUE and _vocative(sentence, index, len(run)):
+                if classified.cue == NO_CUE and _vocative(sentence, index, len(run)):
                     continue  # "Thanks, Mel!", "Hey Caroline, ...": the person spoken to, not something said
-                if classified[5] == NO_CUE and _after_indefinite(sentence, index):
+                if classified.cue == NO_CUE and _after_indefinite(sentence, index):
                     continue  # "a Mocha", "an iced Latte": a kind of thing written with a capital, nobody in particular
                 found.append(classified)
             names[id(sentence)] = found
         return names
 
-    def _classify(self, run: list[_Token], sentence: list[_Token], index: int) -> tuple:
-        """Return (start, end, surface, name, type, cue, aliases) for a run of capitalised words."""
+    def _classify(self, run: list[_Token], sentence: list[_Token], index: int) -> _Name:
+        """Return the name a run of capitalised words makes, with its type and how sure that type is."""
         words = [t.lower.strip(".") for t in run]
         start, end = run[0].start, run[-1].end
         surface = self.text[start:end]
@@ -282,35 +296,36 @@ class _Document:
         after = sentence[index + len(run):]
 
         if titled or run[0].kind == "initial":
-            return start, end, surface, name, "PERSON", STRONG_CUE, aliases
+            return _Name(start, end, surface, name, "PERSON", STRONG_CUE, aliases)
         if _quoted(sentence, index, len(run)):
-            return start, end, surface, name, "OBJECT", STRONG_CUE, aliases  # a title: "Becoming Nicole"
+            return _Name(start, end, surface, name, "OBJECT", STRONG_CUE, aliases)  # a title: "Becoming Nicole"
         if len(run) == 1 and run[0].kind == "initialism":
-            return start, end, surface, name, None, NO_CUE, aliases  # typed once its expansion is known
+            return _Name(start, end, surface, name, None, NO_CUE, aliases)  # typed once its expansion is known
         own = next((cue.type for cue in WORD_CUES if cue.fits(words)), None)
         if own is not None:
-            return start, end, surface, name, own, STRONG_CUE, aliases
+            return _Name(start, end, surface, name, own, STRONG_CUE, aliases)
         extension = _place_or_thing_after(sentence[index + len(run):])
         if extension:
             kind, last = extension
             full = self.text[start:last.end]
-            return start, last.end, full, full, kind, STRONG_CUE, [name]
+            return _Name(start, last.end, full, full, kind, STRONG_CUE, [name])
         if KNOWN_PLACE.fits(words):
-            return start, end, surface, name, KNOWN_PLACE.type, STRONG_CUE, aliases
+            return _Name(start, end, surface, name, KNOWN_PLACE.type, STRONG_CUE, aliases)
         if any(c.isdigit() for w in words[1:] for c in w):
-            return start, end, surface, name, "OBJECT", RULE_CUE, aliases  # a model: "Falcon 3"
+            return _Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # a model: "Falcon 3"
         if len(run) == 1 and _is_identifier(name):
             parts = re.split(r"[_-]", name.lower())
-            return start, end, surface, name, "ORGANIZATION" if parts[-1] in english.ORGANIZATION_HEADS else "OBJECT", WEAK_CUE, aliases
+            kind = "ORGANIZATION" if parts[-1] in english.ORGANIZATION_HEADS else "OBJECT"
+            return _Name(start, end, surface, name, kind, WEAK_CUE, aliases)
         before = [t.lower for t in sentence[max(0, index - 4):index] if t.lower not in ("the", "a", "an")]
         context = next((cue for cue in PREPOSITION_CUES if before and cue.fits(before)), None)
         if context is not None:
-            return start, end, surface, name, context.type, context.cue, aliases
+            return _Name(start, end, surface, name, context.type, context.cue, aliases)
         if len(run) == 1 and len(name) > 1 and name.isupper():
-            return start, end, surface, name, "ORGANIZATION", WEAK_CUE, aliases
-        return start, end, surface, name, "PERSON", NO_CUE, aliases
+            return _Name(start, end, surface, name, "ORGANIZATION", WEAK_CUE, aliases)
+        return _Name(start, end, surface, name, "PERSON", NO_CUE, aliases)
 
-    def _noun_phrases(self, sentence: list[_Token], names: list[tuple]) -> list[tuple]:
+    def _noun_phrases(self, sentence: list[_Token], names: list[_Name]) -> list[_Name]:
         """Return lowercase noun phrases that name a thing ("four minibuses") or an event ("its annual review")."""
         found = []
         named = {position for start, end, *_ in names for position in range(start, end)}
@@ -334,10 +349,11 @@ class _Document:
                 continue  # "the arms" refers back; "a meeting" alone names no particular event
             start = opener.start if counted else sentence[j].start
             name = self.text[sentence[j].start:token.end]
-            found.append((start, token.end, self.text[start:token.end], name, "OBJECT" if is_thing else "EVENT", 2, []))
+            found.append(_Name(start, token.end, self.text[start:token.end], name, "OBJECT" if is_thing else "EVENT", RULE_CUE, []))
         return found
 
-    def _register(self, start, end, surface, name, type_, cue, aliases) -> _Entity:
+    def _register(self, start: int, end: int, surface: str, name: str, type_: str | None, cue: int,
+                  aliases: list[str]) -> _Entity:
         mention = ExtractedMention(text=surface, start=start, end=end, confidence=CUE_CONFIDENCE[cue])
         for entity in reversed(self.entities):
             if _same_entity(entity, name, type_, cue):
@@ -374,7 +390,7 @@ class _Document:
 
     # References --------------------------------------------------------------------------------
 
-    def _slots(self, sentence: list[_Token], names: list[tuple]) -> list[_Slot]:
+    def _slots(self, sentence: list[_Token], names: list[_Name]) -> list[_Slot]:
         slots = []
         taken = set()
         for start, end, *_ in names + self._noun_phrases(sentence, names):
