@@ -7,6 +7,8 @@ from django.urls import reverse
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
 CONTENT = "review.view_memory_content"
+# Counts above this show as "999+": the admin lists the apps on every page, so their cost stays bounded.
+REVIEW_COUNT_CAP = 999
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,8 @@ class PortalAdminSite(admin.AdminSite):
     def _review_row(self, page: ReviewPage, counts: dict) -> dict:
         name = page.title
         if page.count in counts:
-            name += " (" + f"{counts[page.count]} {page.counted}".strip() + ")"
+            number = f"{REVIEW_COUNT_CAP}+" if counts[page.count] > REVIEW_COUNT_CAP else counts[page.count]
+            name += " (" + f"{number} {page.counted}".strip() + ")"
         return {"model": None, "name": name, "object_name": page.url_name,
                 "admin_url": reverse(f"admin:{page.url_name}", current_app=self.name), "add_url": None,
                 "view_only": True, "perms": {"add": False, "change": False, "delete": False, "view": True}}
@@ -78,7 +81,7 @@ class PortalAdminSite(admin.AdminSite):
 
         if not hasattr(request, "review_counts"):
             try:
-                request.review_counts = review_counts()
+                request.review_counts = review_counts(cap=REVIEW_COUNT_CAP)
             except (ServiceUnavailable, SessionExpired):
                 request.review_counts = {}
         return request.review_counts

@@ -187,6 +187,7 @@ def audit_event_list(*, action: str = "", actor: str = "", user: str = "", since
     return events
 
 
-def review_counts() -> dict[str, int]:
-    """Return what waits for review: pending merges, superseded facts not yet confirmed, and traces."""
-    return rows(cypher.REVIEW_COUNTS)[0]
+def review_counts(*, cap: int) -> dict[str, int]:
+    """Return what waits for review: pending merges and superseded facts not yet confirmed, each counted
+    up to cap + 1 so that the cost stays bounded, and every trace."""
+    return rows(cypher.REVIEW_COUNTS, {"cap": cap})[0]

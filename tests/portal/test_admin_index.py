@@ -10,8 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from neomodel import db
 
-from portal.admin_site import REVIEW_PAGES
+from portal import admin_site
+from portal.admin_site import REVIEW_COUNT_CAP, REVIEW_PAGES
 from review import cypher
+from review.selectors import review_counts
 from tests.conftest import neo4j_unreachable
 from tests.review.conftest import say
 
@@ -90,6 +92,18 @@ def test_a_row_shows_exactly_when_its_page_opens(page):
         assert url not in review_rows(refused.get("/admin/")).values()
 
 
+def test_counts_stop_past_the_cap_and_the_index_says_so(granted, monkeypatch):
+    subject, _, api = granted
+    for priority in ("high", "critical", "medium", "low"):
+        say(api, subject.user_id, f"Ticket 7 is {priority} now.",
+            facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": priority}])
+    assert review_counts(cap=5)["facts_to_confirm"] == 3
+    assert review_counts(cap=1)["facts_to_confirm"] == 2  # cap + 1: enough to know there are more
+    monkeypatch.setattr(admin_site, "REVIEW_COUNT_CAP", 1)
+    _, staff = member("reviewer", *EVERY_PERMISSION)
+    assert "Fact timelines (1+ to confirm)" in review_rows(staff.get("/admin/"))
+
+
 def test_staff_without_review_permissions_see_no_review_section():
     _, client = member("plain-staff")
     index = client.get("/admin/")
@@ -107,7 +121,7 @@ def test_the_index_still_opens_without_neo4j_and_lists_the_pages_without_counts(
 
 def test_the_counts_are_one_query_of_index_seeks_and_the_count_store():
     with db.driver.session() as session:
-        plan = session.run("EXPLAIN " + cypher.REVIEW_COUNTS).consume().plan
+        plan = session.run("EXPLAIN " + cypher.REVIEW_COUNTS, {"cap": REVIEW_COUNT_CAP}).consume().plan
     operators, steps = set(), [plan]
     while steps:
         step = steps.pop()
