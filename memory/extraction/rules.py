@@ -165,9 +165,12 @@ PREFERENCE_FORMS = [
     preference_form(r"\bplease\s+(?P<lead>always)\s+", "positive", "{lead} {topic}"),
     preference_form(r"\bplease\s+(?P<lead>never|don['’]t|do not)\s+", "negative", "{lead} {topic}"),
 ]
-# Where a preference's topic ends: the sentence, a dash, "but", or a comma or "and" before a new clause.
+# Where a preference's topic ends: the sentence, a dash, "but", a comma or "and" before a new clause, or a
+# trailing "so much", "too", "since I was a kid", so that the same liking said twice has one topic.
 TOPIC_END = re.compile(r"[.!?;]|\s*[-–—]\s+|\s+but\s+|,\s+(?=(?:it|that|which|so|and i|i|we|they|you|this|there)\b)"
-                       r"|\s+and\s+(?=(?:it|i|that|this|we)\b)", re.IGNORECASE)
+                       r"|\s+and\s+(?=(?:it|i|that|this|we)\b)"
+                       r"|\s+(?:so much|a lot|too|as well|even more|these days|anymore|any more|lately|nowadays|since|when|whenever|because|['’]cause|if)\b",
+                       re.IGNORECASE)
 # A topic that is only a reference or a clause ("I love it", "I love that you came") says nothing by itself.
 REFERENCE_TOPIC = re.compile(r"^(?:it|that|this|them|these|those|you|him|her|how|what|when|where|who|why|when)\b",
                              re.IGNORECASE)
