@@ -5,13 +5,14 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.test import override_settings
+from neomodel import db
 
 from memory.extraction import Turn, get_extractor
 from memory.extraction.dates import stated_date
 from memory.extraction.offline import OfflineExtractor
 from memory.extraction.openai_extractor import OpenAIExtractor
 from memory.extraction.rules import predicate_cardinality
-from memory.ingest import extraction_from_explicit
+from memory.ingest import extraction_from_explicit, message_extract
 from tests.conftest import ROOT
 from tests.memory.extraction_heldout import CASES, FRESH_CASES, score
 
@@ -377,3 +378,19 @@ def test_the_same_liking_said_twice_has_one_topic():
     assert [(p.topic, p.polarity) for p in extract("I don't like curry for lunch anymore.").preferences] == [
         ("curry for lunch", "negative"),
     ]
+
+
+@pytest.mark.django_db
+def test_through_the_write_path_an_assistants_home_never_becomes_the_persons(granted):
+    subject, _, client = granted
+    response = client.post("/api/v1/conversations/s1/messages", {"user_id": subject.user_id, "messages": [
+        {"role": "user", "content": "I live in Lisbon. I'm a big fan of Nintendo games."},
+        {"role": "assistant", "content": "Nice! I live in Porto. I love surfing."},
+    ]}, format="json")
+    for result in response.json()["results"]:
+        assert message_extract(message_uid=result["uid"], user_id=subject.user_id) == "done"
+    facts, _ = db.cypher_query("MATCH (f:Fact {user_id: $u}) RETURN f.subject, f.predicate, f.object, f.valid_until",
+                               {"u": subject.user_id})
+    assert facts == [["user", "RESIDES_AT", "Lisbon", None]]
+    preferences, _ = db.cypher_query("MATCH (p:Preference {user_id: $u}) RETURN p.preference", {"u": subject.user_id})
+    assert preferences == [["likes Nintendo games"]]
