@@ -35,7 +35,7 @@ def test_gold_turns_are_labelled_unique_and_enough():
     assert len({t["id"] for t in turns}) == len(turns)
     seen = {}
     for turn in turns:
-        assert turn["role"] in ("user", "assistant"), turn["id"]
+        assert turn["role"] in ("user", "assistant") and turn["round"] in (1, 2), turn["id"]
         assert all(isinstance(turn[key], list) for key in ("entities", "facts", "preferences")), turn["id"]
         earlier = seen.setdefault(dialog_of(turn), [])
         assert turn["context"] == earlier, f"{turn['id']}: context is not the dialog's earlier turns"
