@@ -254,12 +254,25 @@ RETURN node.uid AS uid, node.role AS role, node.content AS content, node.seq AS 
        node.created_at AS created_at, c.session_id AS session_id, score
 """
 
-# Facts valid at $as_of (recorded by then and not yet expired), or current ones when it is null.
+# A stated date counts from the start of its day (UTC), so that dates and moments compare.
+_MOMENT = "CASE WHEN {value} IS :: DATE NOT NULL THEN datetime({{date: {value}, timezone: 'UTC'}}) ELSE {value} END"
+
+
+def held_at(node: str) -> str:
+    """Return the condition that a fact or preference held at $as_of, as far as is known now.
+
+    Valid time, not the time it was written: from what was stated (else from when it was recorded)
+    until it ended; a retracted one never held.
+    """
+    start = _MOMENT.format(value=f"coalesce({node}.valid_from, {node}.recorded_at)")
+    end = _MOMENT.format(value=f"{node}.valid_until")
+    return f"({start} <= $as_of AND ({node}.valid_until IS NULL OR {end} > $as_of) AND {node}.status <> 'retracted')"
+
+
+# Facts that held at $as_of, or the current ones when it is null.
 FACTS_BY_VECTOR = """
 MATCH (f:Fact {user_id: $user_id})
-WHERE ($as_of IS NULL AND f.status = 'current')
-   OR ($as_of IS NOT NULL AND f.recorded_at <= $as_of AND (f.expired_at IS NULL OR f.expired_at > $as_of)
-       AND f.status <> 'retracted')
+WHERE ($as_of IS NULL AND f.status = 'current') OR ($as_of IS NOT NULL AND """ + held_at("f") + """)
 WITH f, CASE WHEN f.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(f.embedding, $embedding) END AS score
 ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (f)-[:EXTRACTED_FROM]->(m:Message)
@@ -270,9 +283,7 @@ RETURN f.uid AS uid, f.subject AS subject, f.predicate AS predicate, f.object AS
 
 PREFERENCES_BY_VECTOR = """
 MATCH (p:Preference {user_id: $user_id})
-WHERE ($as_of IS NULL AND p.status = 'current')
-   OR ($as_of IS NOT NULL AND p.valid_from <= $as_of AND (p.valid_until IS NULL OR p.valid_until > $as_of)
-       AND p.status <> 'retracted')
+WHERE ($as_of IS NULL AND p.status = 'current') OR ($as_of IS NOT NULL AND """ + held_at("p") + """)
 WITH p, CASE WHEN p.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(p.embedding, $embedding) END AS score
 ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (p)-[:EXTRACTED_FROM]->(m:Message)

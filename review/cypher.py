@@ -4,6 +4,8 @@ Queries that read one subject's memory match on `user_id`; the queue and the tra
 subjects (staff see every pending decision) and take `user_id` as an optional filter.
 """
 
+from memory.cypher import held_at
+
 SCHEMA = [
     # The queue reads pending proposals newest first: status then time, so the order comes from the index.
     "CREATE INDEX same_as_status_created IF NOT EXISTS FOR ()-[s:SAME_AS]-() ON (s.status, s.created_at)",
@@ -140,10 +142,10 @@ RETURN f.uid AS uid, f.subject AS subject, f.predicate AS predicate, f.object AS
        n.uid AS newer_uid, n.object AS newer_object
 """
 
-# The same "valid then" rule as the context endpoint's as_of: recorded by then, not yet expired, not retracted.
+# The context endpoint's own as_of rule (memory.cypher.held_at), so the page shows what an agent would get.
 FACTS_AS_OF = """
 MATCH (f:Fact {user_id: $user_id})
-WHERE f.recorded_at <= $as_of AND (f.expired_at IS NULL OR f.expired_at > $as_of) AND f.status <> 'retracted'
+WHERE """ + held_at("f") + """
 RETURN f.uid AS uid, f.subject AS subject, f.predicate AS predicate, f.object AS object,
        f.valid_from AS valid_from, f.valid_until AS valid_until, f.recorded_at AS recorded_at, f.status AS status
 ORDER BY f.subject, f.predicate, f.recorded_at

@@ -1,0 +1,36 @@
+"""The staff fact pages over validity as the product writes it: a stated date and a moment."""
+
+import pytest
+
+from tests.memory.api.test_dates import employment_history
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_timeline_places_a_stated_date_and_a_moment_on_one_axis(granted, staff):
+    subject, _, api = granted
+    employment_history(api, subject.user_id)
+    _, client = staff("review_facts", "view_memory_content")
+    page = client.get("/admin/review/facts/", {"user": subject.user_id, "subject": "user"})
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "Contoso Bank: 2025-03-03 – 2026-01-05 09:30 (superseded)" in body
+    assert "Fabrikam: 2026-01-05 09:30 – now (current)" in body
+    bars = {fact["object"]: fact for row in page.context["timeline"]["predicates"] for fact in row["facts"]}
+    assert bars["Porto"]["x"] == 0  # 2024-06-01, the earliest start
+    assert 0 < bars["Contoso Bank"]["x"] < bars["Fabrikam"]["x"]
+    assert bars["Contoso Bank"]["x"] + bars["Contoso Bank"]["width"] == bars["Fabrikam"]["x"]
+
+
+@pytest.mark.parametrize("as_of, expected", [("2025-03-02 12:00", ["Porto"]),
+                                             ("2025-03-03 00:00", ["Contoso Bank", "Porto"]),
+                                             ("2026-01-05 09:30", ["Fabrikam", "Porto"])])
+def test_facts_as_of_reads_dates_and_moments_as_the_context_does(granted, staff, as_of, expected):
+    subject, _, api = granted
+    employment_history(api, subject.user_id)
+    _, client = staff("review_facts", "view_memory_content")
+    page = client.get("/admin/review/facts/as-of/", {"user": subject.user_id, "as_of": as_of})
+    assert page.status_code == 200
+    assert sorted(fact["object"] for fact in page.context["facts"]) == expected
+    if "Contoso Bank" in expected:
+        assert "<td>2025-03-03</td>" in page.content.decode()
