@@ -105,6 +105,14 @@ def test_locomo_text_is_read_from_the_local_copy_and_checked(tiny_gold):
         gold_load(directory=gold, locomo=locomo)
 
 
+def test_locomo_text_is_read_from_locomo10_json_too(tiny_gold):
+    gold, locomo, conversation = tiny_gold
+    (locomo / "26.json").unlink()
+    (locomo / "data").mkdir()
+    (locomo / "data" / "locomo10.json").write_text(json.dumps([{"sample_id": "conv-26", "conversation": conversation}]))
+    assert gold_load(directory=gold, locomo=locomo)[-1].text == "Hey Mel! I moved to Lisbon last week."
+
+
 def test_surface_forms_ignore_case_quotes_articles_and_possessives():
     assert surface("The  Woodlands.") == surface("woodlands") == "woodlands"
     assert surface("Ed Sheeran's") == "ed sheeran"
