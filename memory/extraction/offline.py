@@ -78,11 +78,13 @@ POSSESSIVES = {"its", "his", "her", "their", "my"}
 SUBJECT_PRONOUNS = {"i", "we", "he", "she", "they"}
 CLAUSE_BREAKERS = {"and", "but", "while", "whereas", "so", "although", "though"}
 QUOTES = {'"', "“", "”", "‘"}
+# What follows an apostrophe when a name is the subject of a verb ("Ilka's joined", "Sam'll come").
+CONTRACTIONS = {"s", "ll", "d", "ve", "re"}
 # Punctuation after a name that ends a form of address ("Thanks, Mel!").
 VOCATIVE_AFTER = {",", ".", "!", "?", "…"}
 APPOSITION_LEADS = {"the", "a", "an", "our", "my", "his", "her", "their"}
 # Punctuation inside a sentence after which a capitalised word is still read as mid-sentence.
-INNER_PUNCTUATION = {",", "'", "’", "&", "/"} | QUOTES
+INNER_PUNCTUATION = {",", "'", "’", "&", "/"}
 NEVER_NAMES = english.MONTHS.keys() | english.WEEKDAYS | english.ROLE_TITLES | english.CHAT_ABBREVIATIONS
 STREET_TAILS = {"street", "st", "road", "rd", "avenue", "ave", "lane", "boulevard", "way", "drive", "court", "place"}
 # How sure a name's type is: no cue, a weak one ("in X"), a relation rule that needs it, its own words ("X Corp").
@@ -269,6 +271,8 @@ class _Document:
             for run, index in runs[id(sentence)]:
                 if len(run) == 1 and run[0].lower in english.DEMONYMS:
                     continue
+                if len(run) > 1 and all(t.text.isupper() for t in run) and any(t.lower in english.FUNCTION_WORDS for t in run):
+                    continue  # "JUST DOING IT!": shouting, not a name
                 if _opens(sentence, index) and len(run) == 1 and run[0].lower not in named_elsewhere \
                         and not _is_identifier(run[0].text):
                     verb = _verb_follows(sentence, index + 1)
@@ -653,7 +657,7 @@ def _verb_follows(sentence: list[_Token], index: int) -> str | None:
     """Return the verb that comes next, adverbs skipped: "Wendell no longer lives" but not "Readers rarely notice"."""
     while index < len(sentence) and (sentence[index].lower in english.VERB_ADVERBS or sentence[index].lower.endswith("ly")):
         index += 1
-    if index < len(sentence) and sentence[index].text in "'’":
+    if index + 1 < len(sentence) and sentence[index].text in "'’" and sentence[index + 1].lower in CONTRACTIONS:
         return "is"
     return sentence[index].lower if index < len(sentence) and sentence[index].lower in english.CLAUSE_VERBS else None
 
@@ -717,8 +721,21 @@ def _quoted(sentence: list[_Token], index: int, length: int) -> bool:
 
 
 def _opens(sentence: list[_Token], index: int) -> bool:
-    """Return whether the word at `index` opens the sentence or follows a dash, colon, quote or emoji."""
-    return index == 0 or (sentence[index - 1].kind == "punct" and sentence[index - 1].text not in INNER_PUNCTUATION)
+    """Return whether the word at `index` opens the sentence or follows a dash, colon, quote or emoji.
+
+    A quote that closes again after a run of capitalised words opens a title, not a sentence ('"Brave" by').
+    """
+    if index == 0:
+        return True
+    before = sentence[index - 1]
+    if before.kind != "punct" or before.text in INNER_PUNCTUATION:
+        return False
+    if before.text not in QUOTES:
+        return True
+    end = index
+    while end < len(sentence) and (sentence[end].capitalised or sentence[end].lower in english.NAME_CONNECTORS):
+        end += 1
+    return not _quoted(sentence, index, end - index)
 
 
 def _is_name_word(token: _Token, first: bool) -> bool:

@@ -274,6 +274,8 @@ def test_third_parties_an_assistant_names_are_still_read():
     ("Caroline, so glad you got the support! That's a gorgeous song, Caroline.", set()),
     ("Life is good. Dancing is my passion. Hard work pays off. Setbacks are part of it.", set()),
     ("OMG that's awesome! BTW see you on Fri at 7 PM.", set()),
+    ("Startin' my biz has been tough. Ah ha ha, yeah, JUST DOING IT!", set()),
+    ('The sign says, "Always look on the bright side of life".', set()),
     ("Wow Sam, your sister Ada called. Sam said Ada is back.", {"Sam", "Ada"}),
     ("Ravi Shah, the chief engineer, uses two drones.", {"Ravi Shah"}),
 ])
