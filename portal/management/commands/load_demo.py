@@ -140,13 +140,13 @@ class Command(BaseCommand):
             if not calendar.tokens.exists():
                 services.agent_token_issue(agent=calendar, name=TOKEN_NAME)
             subject = services.subject_get_or_create(user=person)
-            for agent in (assistant, calendar):
-                if not agent.grants.filter(subject=subject, revoked_at__isnull=True).exists():
-                    services.grant_create(subject=subject, agent=agent, actor=person)
-            if "reasoning" in consented_categories(subject=subject, agent=calendar):
+            if not assistant.grants.filter(subject=subject).exists():
+                services.grant_create(subject=subject, agent=assistant, actor=person)
+            if not calendar.grants.filter(subject=subject).exists():
+                services.grant_create(subject=subject, agent=calendar, actor=person)
                 services.consent_record(subject=subject, agent=calendar, category="reasoning", granted=False,
                                         actor=person)
-                self.stdout.write("Withdrew the calendar helper's consent to reasoning traces")
+                self.stdout.write("Granted the calendar helper access, without reasoning traces")
             for profile in RetrievalProfile.objects.all():
                 profile.agents.add(assistant)
         agents = {ASSISTANT["agent_id"]: assistant, CALENDAR["agent_id"]: calendar}
