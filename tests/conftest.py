@@ -14,6 +14,8 @@ import pytest
 import redis
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.test import Client
 from neomodel import db, get_config
 from rest_framework.test import APIClient
 
@@ -148,6 +150,22 @@ def api_for():
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
         return client
+
+    return make
+
+
+@pytest.fixture
+def staff(db):
+    """Return a factory of (user, signed-in Client) for a staff member holding the given review permissions."""
+
+    def make(*codenames):
+        n = next(_ids)
+        user = get_user_model().objects.create_user(username=f"staff{n}", email=f"staff{n}@example.com",
+                                                    password="a-long-passphrase-3", is_staff=True)
+        user.user_permissions.set(Permission.objects.filter(content_type__app_label="review", codename__in=codenames))
+        client = Client()
+        client.force_login(user)
+        return user, client
 
     return make
 

@@ -1,35 +1,13 @@
-"""Staff members with chosen review permissions, and a subject with pending merges and a supersession."""
-
-import itertools
+"""A subject with pending merges, written as resolution writes them or through real extraction."""
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
-from django.test import Client
 from neomodel import db
 
 from memory import ingest
 from tests.memory.api.test_messages import _append
 
-_ids = itertools.count(1)
 ALL = ["review_merges", "review_facts", "review_traces", "view_memory_content", "manage_agents", "erase_subjects",
        "view_auditevent"]
-
-
-@pytest.fixture
-def staff(db):
-    """Return a factory of (user, signed-in Client) for a staff member holding the given review permissions."""
-
-    def make(*codenames):
-        n = next(_ids)
-        user = get_user_model().objects.create_user(username=f"staff{n}", email=f"staff{n}@example.com",
-                                                    password="a-long-passphrase-3", is_staff=True)
-        user.user_permissions.set(Permission.objects.filter(content_type__app_label="review", codename__in=codenames))
-        client = Client()
-        client.force_login(user)
-        return user, client
-
-    return make
 
 
 def say(client, user_id, content, session="s1", **explicit) -> str:

@@ -6,14 +6,12 @@ import io
 import pytest
 from neomodel import db
 
-from governance.models import ErasureJob
 from memory.models import AgentToken
 from portal.models import AuditEvent, user_id_digest
 from tests.governance.conftest import seed_memory
 from tests.review.conftest import say
 
 pytestmark = pytest.mark.django_db
-ERASE = "/admin/governance/erasurejob/request/"
 
 
 def _context(api, user_id, query):
@@ -131,21 +129,6 @@ def test_issue_and_revoke_a_token_and_the_api_refuses_it(granted, staff, api_for
     # The refused call carried no valid token, so it is nobody's: two calls, no errors.
     assert (changelist.model_admin.calls(row), changelist.model_admin.errors(row)) == (2, 0)
     assert row.context_reads == 2 and changelist.model_admin.last_use(row) is not None
-
-
-def test_staff_erasure_uses_the_self_service_service_with_a_reason(granted, staff):
-    subject, _, _ = granted
-    _, outsider = staff("view_memory_content")
-    assert outsider.post(ERASE, {"user": subject.user_id, "reason": "x"}).status_code == 403
-    eraser, client = staff("erase_subjects")
-    confirm = client.get(ERASE, {"user": subject.account.email, "reason": "ticket 42"})
-    assert "Yes, erase their memory" in confirm.content.decode() and not ErasureJob.objects.exists()
-    assert client.post(ERASE, {"user": subject.user_id, "reason": "ticket 42"}).url == "/admin/governance/erasurejob/"
-    job = ErasureJob.objects.get()
-    assert job.subject == subject and job.scope == "all"
-    event = AuditEvent.objects.get(action="erasure.request")
-    assert event.actor == eraser and event.reason == "ticket 42" and event.subject_digest == user_id_digest(
-        subject.user_id)
 
 
 def test_audit_log_filters_and_exports_csv_and_self_service_is_audited(granted, staff):

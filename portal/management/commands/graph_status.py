@@ -20,13 +20,12 @@ class Command(BaseCommand):
         except ServiceUnavailable as exc:
             raise CommandError(f"Neo4j at {db.url or settings.NEO4J_URL} is unavailable: {exc}")
         self.stdout.write(f"Neo4j {info['name']} {info['version']} {info['edition']} at {db.url}")
-        rows, _ = db.cypher_query("MATCH (n) UNWIND labels(n) AS label RETURN label, count(*) ORDER BY label")
-        for label, count in rows:
-            self.stdout.write(f"  {label:<16} {count:>10}")
-        rows, _ = db.cypher_query("SHOW INDEXES YIELD name, type, state RETURN name, type, state ORDER BY name")
-        self.stdout.write(f"{len(rows)} indexes:")
-        for name, kind, state in rows:
-            self.stdout.write(f"  {name:<48} {kind:<10} {state}")
+        for row in graphdb.rows("MATCH (n) UNWIND labels(n) AS label RETURN label, count(*) AS n ORDER BY label"):
+            self.stdout.write(f"  {row['label']:<16} {row['n']:>10}")
+        indexes = graphdb.rows("SHOW INDEXES YIELD name, type, state RETURN name, type, state ORDER BY name")
+        self.stdout.write(f"{len(indexes)} indexes:")
+        for index in indexes:
+            self.stdout.write(f"  {index['name']:<48} {index['type']:<10} {index['state']}")
         mismatches = graphdb.vector_dimension_mismatches(embedding_dimensions())
         if mismatches:
             self.stdout.write(self.style.ERROR(f"Vector index dimension mismatch: {', '.join(mismatches)}"))

@@ -22,6 +22,6 @@ class Command(BaseCommand):
         db.install_all_labels(stdout=self.stdout if options["verbosity"] > 1 else io.StringIO())
         for statement in (s for schema in SCHEMAS for s in schema):
             db.cypher_query(statement)
-        rows, _ = db.cypher_query("SHOW INDEXES YIELD name RETURN count(*)")
-        self.stdout.write(self.style.SUCCESS(f"Graph schema installed: {rows[0][0]} indexes."))
+        count = graphdb.scalar("SHOW INDEXES YIELD name RETURN count(*) AS indexes")
+        self.stdout.write(self.style.SUCCESS(f"Graph schema installed: {count} indexes."))
 
