@@ -11,7 +11,8 @@ pytestmark = pytest.mark.django_db
 
 
 def _trace(api, user_id: str, task: str) -> str:
-    uid = api.post("/api/v1/traces", {"user_id": user_id, "session_id": "s1", "task": task}, format="json").json()["uid"]
+    started = api.post("/api/v1/traces", {"user_id": user_id, "session_id": "s1", "task": task}, format="json")
+    uid = started.json()["uid"]
     api.post(f"/api/v1/traces/{uid}/steps", {"user_id": user_id, "thought": "look", "tool_calls": [
         {"tool_name": "search", "arguments": {"q": task}}]}, format="json")
     return uid
