@@ -226,7 +226,9 @@ SPEAKER_ATTRIBUTES = {"name", "nickname", "first name", "last name", "middle nam
 
 PREFERENCE_CATEGORIES = {
     "food": {"eat", "eating", "food", "vegetarian", "vegan", "coffee", "tea", "cuisine", "restaurant", "dish",
-             "meal", "meals", "drink", "spicy", "sushi", "pizza", "breakfast", "lunch", "dinner", "gluten", "meat"},
+             "meal", "meals", "drink", "drinks", "spicy", "sushi", "pizza", "breakfast", "lunch", "dinner", "gluten",
+             "meat", "milk", "latte", "cappuccino", "espresso", "chocolate", "sweet", "sweets", "dessert", "curry",
+             "cooking", "baking", "vegetables", "fruit", "wine", "beer", "cheese"},
     "communication": {"email", "emails", "call", "calls", "phone", "message", "messages", "text", "texts", "reply",
                       "replies", "slack", "contact", "chat", "voicemail"},
     "style": {"bullet", "bullets", "short", "concise", "brief", "detailed", "format", "formal", "informal", "tone",
@@ -238,5 +240,8 @@ PREFERENCE_CATEGORIES = {
     "technology": {"python", "editor", "framework", "linux", "mac", "windows", "vim", "emacs", "ide", "language",
                    "database", "library", "tool", "tools", "dark", "mode", "typescript", "rust", "java"},
     "entertainment": {"music", "film", "films", "movie", "movies", "book", "books", "novels", "sport", "sports",
-                      "football", "podcast", "podcasts", "games", "series", "jazz"},
+                      "football", "podcast", "podcasts", "games", "series", "jazz", "reading", "novel", "show", "shows",
+                      "tv", "concert", "concerts", "dancing", "dance", "dances", "singing", "guitar", "piano", "violin",
+                      "drums", "painting", "drawing", "art", "pottery", "photography", "gaming", "hiking", "running",
+                      "swimming", "cycling", "climbing", "yoga", "kickboxing", "surfing", "camping", "song", "songs"},
 }

@@ -159,7 +159,7 @@ PREFERENCE_FORMS = [
     preference_form(rf"(?:{FIRST_PERSON_IS}|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:always\s+)?been\s+(?:really\s+)?)"
                     r"(?:fans?\s+of|into|keen on|passionate about|obsessed with|crazy about)\s+", "positive", "likes {topic}"),
     preference_form(r"\bmy\s+favou?rite\s+(?P<about>[a-z ]+?)\s+(?:is|are)\s+", "positive", "favourite {about}: {topic}"),
-    preference_form(r"(?:^|(?<=[.!?;,])\s*|\b(?:but|and)\s+)(?P<topic>[a-z][\w'’ -]{1,40}?)(?:['’]s|\s+is|\s+are|\s+has been)\s+"
+    preference_form(r"(?:^|(?<=[.!?;,])\s*|\b(?:but|and)\s+)(?P<topic>(?!(?:but|and|so|it|that|this)\b)[a-z][\w'’ -]{1,40}?)(?:['’]s|\s+is|\s+are|\s+has been)\s+"
                     r"(?:(?:really|so|very|mostly|always|truly|just)\s+)?(?:important to me|my (?:passion|thing|jam|top pick))\b",
                     "positive", "likes {topic}"),
     preference_form(r"\bplease\s+(?P<lead>always)\s+", "positive", "{lead} {topic}"),
@@ -167,7 +167,7 @@ PREFERENCE_FORMS = [
 ]
 # Where a preference's topic ends: the sentence, a dash, "but", a comma or "and" before a new clause, or a
 # trailing "so much", "too", "since I was a kid", so that the same liking said twice has one topic.
-TOPIC_END = re.compile(r"[.!?;]|\s*[-–—]\s+|\s+but\s+|,\s+(?=(?:it|that|which|so|and i|i|we|they|you|this|there)\b)"
+TOPIC_END = re.compile(r"[.!?;]|(?<=\w)[\"”]|\s*[-–—]\s+|\s+but\s+|,\s+(?=(?:it|that|which|so|and i|i|we|they|you|this|there)\b)"
                        r"|\s+and\s+(?=(?:it|i|that|this|we)\b)"
                        r"|\s+(?:so much|a lot|too|as well|even more|these days|anymore|any more|lately|nowadays|since|when|whenever|because|['’]cause|if)\b",
                        re.IGNORECASE)

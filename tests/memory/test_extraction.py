@@ -353,13 +353,20 @@ def test_what_the_person_says_of_themselves_in_chat():
     ("Seeing this made me appreciate my love of reading even more.", ["reading"]),
     ("I'm keen on counseling or working in mental health - I'd love to help.", ["counseling or working in mental health"]),
     ("I've been into dancing since I was a kid.", ["dancing"]),
-    ('I loved "Becoming Nicole" by Amy Ellis Nutt.', ["becoming nicole\" by amy ellis nutt"]),
+    ('I loved "Becoming Nicole" by Amy Ellis Nutt.', ["becoming nicole"]),
     ("I want to help people. I like to see a comedy movie tonight. I love it! I love that you came.", []),
 ])
 def test_preferences_said_the_way_people_chat(text, topics):
     result = extract(text)
     assert [p.topic for p in result.preferences] == topics
     assert all(p.polarity == "positive" for p in result.preferences)
+
+
+def test_preference_categories_and_a_second_clause_of_the_same_liking():
+    result = extract("Cool, Gina! I love all dances, but contemporary is my top pick. I love almond milk in my latte.")
+    assert [(p.category, p.topic) for p in result.preferences] == [
+        ("entertainment", "all dances"), ("general", "contemporary"), ("food", "almond milk in my latte"),
+    ]
 
 
 @pytest.mark.parametrize(("text", "expected"), [
