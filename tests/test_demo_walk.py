@@ -92,17 +92,28 @@ def test_demo_fills_every_kind_of_memory_once(demo, client):
 
 
 class Walk:
-    """A signed-in browser page that visits URLs, checks them and keeps a screenshot of each."""
+    """A signed-in browser page that visits URLs, checks them and keeps a screenshot of each.
+
+    Besides the page itself, every script error and every same-origin request that fails (a style
+    sheet, a script, a graph fetched by the page) fails the visit; only the favicon the browser asks
+    for on its own is let go, as the portal has none.
+    """
 
     def __init__(self, browser, base_url: str, login: tuple[str, str]):
         self.page = browser.new_page(viewport={"width": 1280, "height": 900})
         self.page.set_default_timeout(15_000)
         self.base_url = base_url
+        self.problems: list[str] = []
+        self.page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
+        self.page.on("response", lambda response: self.problems.append(f"{response.status} {response.url}") if (
+            response.status >= 400 and response.url.startswith(base_url)
+            and not response.url.endswith("/favicon.ico")) else None)
         self.page.goto(f"{base_url}/accounts/login/")
         self.page.fill("input[name=login]", login[0])
         self.page.fill("input[name=password]", login[1])
         self.page.click("button[type=submit]")
         self.page.wait_for_load_state()
+        assert "/accounts/login/" not in self.page.url, f"{login[0]} could not sign in"
         self.visited: set[str] = set()
 
     def visit(self, name: str, url: str, *expected: str, shot: str = "") -> None:
@@ -113,6 +124,8 @@ class Walk:
         url = self.page.url
         assert status < 400, f"{name}: {url} answered {status}"
         assert "/accounts/login/" not in url, f"{name}: {url} asked to sign in"
+        self.page.wait_for_load_state("networkidle")
+        assert not self.problems, f"{name}: {url}: {self.problems}"
         text = self.page.locator("body").inner_text().lower()
         for value in expected:
             assert value.lower() in text, f"{name}: {value!r} not on {url}"
