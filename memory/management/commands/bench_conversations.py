@@ -33,6 +33,7 @@ SESSION_KEY = re.compile(r"^session_(\d+)$")
 EVIDENCE_SPLIT = re.compile(r"[;,\s]+")
 APPEND_BATCH = 100
 SETTLED = ("done", "skipped", "failed")
+STDERR = 2  # what the started processes print goes there, so that the JSON line stays last on stdout
 
 # A graph the bench did not write may be someone's memory: the bench refuses it unless told.
 GRAPH_NODES = "MATCH (n) RETURN count(n) AS nodes"
@@ -155,12 +156,12 @@ class Command(BaseCommand):
         processes = [subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "portal.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
              "--threads", "4", "--worker-class", "gthread", "--log-level", "warning"],
-            cwd=settings.BASE_DIR, env=env)]
+            cwd=settings.BASE_DIR, env=env, stdout=STDERR)]
         hostnames = [f"bench-{run}-{i}@%h" for i in range(options["workers"])]
         processes += [subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "prefork", "--concurrency", "1",
              "--queues", "celery,extraction", "--hostname", hostname, "--loglevel", "WARNING"],
-            cwd=settings.BASE_DIR, env=env) for hostname in hostnames]
+            cwd=settings.BASE_DIR, env=env, stdout=STDERR) for hostname in hostnames]
         try:
             wait_for_port(port)
             wait_for_workers([h.replace("%h", socket.gethostname()) for h in hostnames])
@@ -268,7 +269,11 @@ class ApiClient:
     def post(self, path: str, payload: dict) -> tuple[int, dict]:
         self.connection.request("POST", self.prefix + path, json.dumps(payload), self.headers)
         response = self.connection.getresponse()
-        return response.status, json.loads(response.read() or b"{}")
+        raw = response.read()
+        try:
+            return response.status, json.loads(raw or b"{}")
+        except ValueError:
+            return response.status, {"message": raw.decode(errors="replace")[:500]}
 
 
 def conversations_load(*, directory: Path, ids: list[str]) -> list[dict]:
