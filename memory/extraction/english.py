@@ -115,6 +115,7 @@ EVENT_NOUNS = {
     "review", "meeting", "conference", "summit", "workshop", "webinar", "seminar", "hackathon", "festival",
     "ceremony", "wedding", "party", "celebration", "concert", "launch", "offsite", "retreat", "inspection",
     "audit", "trial", "hearing", "interview", "match", "tournament", "race", "exhibition", "fair", "session",
+    "parade", "trip", "rally",
 }
 # Adjectives that end like adverbs ("the quarterly review").
 LY_ADJECTIVES = {"daily", "weekly", "monthly", "quarterly", "yearly", "early", "friendly", "lovely"}

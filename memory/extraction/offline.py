@@ -45,7 +45,7 @@ TOKEN = re.compile(
     r"(?P<initialism>(?:[A-Z]\.){2,})"
     r"|(?P<title>\b(?:" + "|".join(t.capitalize() for t in english.TITLES) + r")\.)"
     r"|(?P<initial>\b[A-Z]\.(?=\s+[A-Z]))"
-    r"|(?P<word>\w+(?:[-&]\w+)*)"
+    r"|(?P<word>\w+(?:[-&]\w+)*\+?)"
     r"|(?P<punct>[^\w\s])"
 )
 NEGATION = re.compile(english.NEGATION)
@@ -493,7 +493,7 @@ class _Document:
                 continue
             if not rule.between.fullmatch(between):
                 continue
-            retype = rule.relation != "ALIAS_OF"
+            retype = rule.retypes and rule.relation != "ALIAS_OF"
             if rule.relation == "ALIAS_OF" and not (source.kind == target.kind == "name"):
                 continue
             source_changes, target_changes = _fit(source, rule.subjects, retype), _fit(target, rule.objects, retype)
@@ -774,7 +774,7 @@ def _capitalised_runs(sentence: list[_Token]) -> list[tuple[list[_Token], int]]:
 
 
 def _place_or_thing_after(after: list[_Token]) -> tuple[str, _Token] | None:
-    """Return the type and last word of a lowercase place or thing noun right after a name."""
+    """Return the type and last word of a lowercase place, thing or event noun right after a name ("LGBTQ conference")."""
     if not after or after[0].kind != "word" or after[0].capitalised:
         return None
     first = after[0].lower
@@ -784,6 +784,10 @@ def _place_or_thing_after(after: list[_Token]) -> tuple[str, _Token] | None:
         return "LOCATION", after[0]
     if singular(first) in english.ARTEFACT_NOUNS or first in english.ARTEFACT_NOUNS:
         return "OBJECT", after[0]
+    if first in english.EVENT_NOUNS:
+        return "EVENT", after[0]
+    if _is_modifier(after[0]) and len(after) > 1 and after[1].lower in english.EVENT_NOUNS:
+        return "EVENT", after[1]
     return None
 
 

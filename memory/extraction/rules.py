@@ -32,13 +32,18 @@ class RelationRule:
     between: re.Pattern
     before: re.Pattern | None = None
     inverse: bool = False
+    retypes: bool = True
 
 
-def rule(relation, subjects, objects, between, *, before=None, inverse=False):
-    """Return a rule; the first type listed is the one a weakly typed name takes when the rule fits it."""
+def rule(relation, subjects, objects, between, *, before=None, inverse=False, retypes=True):
+    """Return a rule; the first type listed is the one a weakly typed name takes when the rule fits it.
+
+    A rule that `retypes=False` only joins names already of its types ("went to X" says X is an event
+    only when X is one already).
+    """
     return RelationRule(
         relation, tuple(subjects), tuple(objects), re.compile(between),
-        re.compile(before) if before else None, inverse,
+        re.compile(before) if before else None, inverse, retypes,
     )
 
 
@@ -110,6 +115,9 @@ RULES = [
          rf"\s+{AUX}(?:attended|attends|attend|spoke at|speaks at|presented at|chaired|chairs|hosted|hosts|held|holds|"
          rf"organi[sz]ed|organi[sz]es|joined|led|leads|took part in|takes part in|participated in|participates in|"
          rf"competed in|exhibited at|sponsored|sponsors|won|ran)\s+{DET}"),
+    rule("PARTICIPATED_IN", PEOPLE, {E},
+         rf"\s+{AUX}(?:went to|go to|goes to|going to|been to|got back from|came back from|returned from)\s+{DET}",
+         retypes=False),
     rule("KNOWS", {P}, {P},
          r"\s+(?:neighbour|neighbor|friend|colleague|coworker|co-worker|brother|sister|wife|husband|partner|boss|"
          r"manager|mentor|cousin|father|mother|son|daughter|flatmate|roommate|classmate)\s*,?\s*"),

@@ -403,3 +403,12 @@ def test_through_the_write_path_an_assistants_home_never_becomes_the_persons(gra
     assert facts == [["user", "RESIDES_AT", "Lisbon", None]]
     preferences, _ = db.cypher_query("MATCH (p:Preference {user_id: $u}) RETURN p.preference", {"u": subject.user_id})
     assert preferences == [["likes Nintendo games"]]
+
+
+def test_going_to_an_event_is_taking_part_in_it():
+    result = extract("Last Friday, I went to an LGBTQ+ counseling workshop. I went to Boka for dinner.",
+                     reference_date=date(2023, 6, 27))
+    assert [(f.subject, f.predicate, f.object, f.valid_from) for f in result.facts] == [
+        ("user", "PARTICIPATED_IN", "LGBTQ+ counseling workshop", date(2023, 6, 23)),
+    ]
+    assert types(result)["LGBTQ+ counseling workshop"] == "EVENT"
