@@ -22,6 +22,8 @@ from memory.extraction.results import (
 from memory.extraction.rules import predicate_cardinality, preference_topic
 
 NEGATION = re.compile(NEGATION_PATTERN)
+# How a model may name the person a fact is about; all of them are stored as "user".
+PERSON_SUBJECTS = {"user", "the user", "i", "me", "myself", "speaker", "the speaker", "the person"}
 RELATION_TYPES = (
     "EMPLOYED_BY", "MEMBER_OF", "SUBSIDIARY_OF", "HEADQUARTERS_AT", "LOCATED_AT", "RESIDES_AT", "USES", "OWNS",
     "PARTNER_WITH", "OCCURRED_AT", "PARTICIPATED_IN", "INVOLVED", "KNOWS", "ALIAS_OF", "RELATED_TO",
@@ -142,8 +144,8 @@ class OpenAIExtractor:
         facts = []
         for f in payload["facts"]:
             predicate = re.sub(r"\W+", "_", f["predicate"].strip()).strip("_").upper()
-            subject = f["subject"].strip()
-            if (subject.lower(), f["object"].strip().lower()) in negated or (subject.lower() == "user" and not by_person):
+            subject = "user" if f["subject"].strip().lower() in PERSON_SUBJECTS else f["subject"].strip()
+            if (subject.lower(), f["object"].strip().lower()) in negated or (subject == "user" and not by_person):
                 continue
             if subject and predicate and f["object"].strip():
                 facts.append(ExtractedFact(

@@ -100,7 +100,7 @@ def test_facts_and_preferences_about_the_user_count_only_when_the_user_spoke(rol
     payload = {
         "entities": [{"name": "Porto", "type": "LOCATION", "aliases": [], "mentions": ["Porto"]}],
         "relations": [],
-        "facts": [{"subject": "user", "predicate": "RESIDES_AT", "object": "Porto", "valid_from": "2025-03-03"},
+        "facts": [{"subject": " I ", "predicate": "RESIDES_AT", "object": "Porto", "valid_from": "2025-03-03"},
                   {"subject": "Porto", "predicate": "LOCATED_IN", "object": "Portugal", "valid_from": None}],
         "preferences": [{"category": "Food", "preference": "doesn't eat meat", "topic": " The Meat.", "polarity": "negative"}],
     }
