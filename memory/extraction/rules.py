@@ -3,8 +3,8 @@
 Each rule names the relation, the entity types it joins, and a pattern that must match the whole
 (lower-cased) text between the subject mention and the object mention. `before` further requires
 the clause text before the subject to end with a pattern (a recipient after a verb of giving).
-Below them, the rules every extractor shares: which predicates hold one value at a time, and the
-normal form of a preference's topic.
+Then the ways of stating a preference, each with its polarity. Last, the rules every extractor
+shares: which predicates hold one value at a time, and the normal form of a preference's topic.
 """
 
 import re
