@@ -31,6 +31,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 WALK_SCREENSHOTS = SCREENSHOTS / "walk"
 PERSON, STAFF = ("demo@example.com", "demo-password"), ("admin@example.com", "admin-password")
+REVIEWER = ("reviewer@example.com", "reviewer-password")
 SAME_AS = "MATCH (a:Entity {user_id: $u})-[s:SAME_AS]->(b:Entity) RETURN a.name, b.name, s.status, a.uid, b.uid"
 
 
@@ -138,6 +139,11 @@ class Walk:
             self.page.click(selector)
         self.check(name, navigation.value.status, *expected, shot=shot)
 
+    def refuse(self, url: str) -> None:
+        """Check that this account is refused the page."""
+        assert self.page.goto(f"{self.base_url}{url}").status == 403, f"{url} was not refused"
+        self.problems.remove(f"403 {self.base_url}{url}")
+
     def download(self, name: str, url: str) -> bytes:
         response = self.page.context.request.get(f"{self.base_url}{url}")
         assert response.status == 200, f"{name}: {url} answered {response.status}"
@@ -210,46 +216,50 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server):
     me.visit("governance:account_delete", g("account_delete"), "account")
     me.visit("governance:account_deleted", g("account_deleted", account.public_id), "deleted")
 
-    staff = Walk(browser, live_server.url, STAFF)
     r = lambda name, *args: reverse(f"admin:{name}", args=args)  # noqa: E731
     person = f"?user={PERSON[0]}"
+    superuser = Walk(browser, live_server.url, STAFF)
+    superuser.visit("admin:index", r("index"), "Review", "Merge queue (2 pending)", "Fact timelines (2 to confirm)",
+                 "Staff erasure", shot="19-admin-index")
+    superuser.visit("admin:governance_erasure_request",
+                 f"{r('governance_erasure_request')}{person}&reason=Asked+by+phone",
+                 f"Erase all memory of {PERSON[0]}", f"{counts['messages']} messages")
+
+    reviewer = Walk(browser, live_server.url, REVIEWER)
+    reviewer.refuse(r("governance_erasure_request"))
     pairs = {a: (a_uid, b_uid) for a, b, status, a_uid, b_uid in db.cypher_query(SAME_AS, {"u": user})[0]}
     acme = _item(user, "facts", subject="user", object="Acme Corp")
     train, flight = items["traces"][0]["uid"], _item(user, "traces", task="Book a flight from Lisbon to Porto on Friday")
-    staff.visit("admin:index", r("index"), "Review", "Merge queue", "Fact timelines", shot="19-admin-index")
-    staff.visit("admin:review_index", r("review_index"), "Merge queue")
-    staff.visit("admin:review_merge_list", r("review_merge_list"), "Jonathon Smith", "Sophia Martins",
+    reviewer.visit("admin:review_index", r("review_index"), "Merge queue")
+    reviewer.visit("admin:review_merge_list", r("review_merge_list"), "Jonathon Smith", "Sophia Martins",
                 "2 in all", shot="11-merge-queue")
-    staff.submit("admin:review_merge_approve", "tr[data-pair='Jonathon Smith'] button.approve", "Approved 1 merge",
+    reviewer.submit("admin:review_merge_approve", "tr[data-pair='Jonathon Smith'] button.approve", "Approved 1 merge",
                  "Sophia Martins")
-    staff.submit("admin:review_merge_reject", "tr[data-pair='Sophia Martins'] button.reject", "Rejected 1 merge",
+    reviewer.submit("admin:review_merge_reject", "tr[data-pair='Sophia Martins'] button.reject", "Rejected 1 merge",
                  "No pending proposals")
-    staff.visit("admin:review_merge_decided", r("review_merge_decided"), "Marta Ribeiro", "Jonathan Smith",
+    reviewer.visit("admin:review_merge_decided", r("review_merge_decided"), "Marta Ribeiro", "Jonathan Smith",
                 "Sofia Martins", shot="15-merges-decided")
-    staff.visit("admin:review_merge_undo", r("review_merge_undo", user, *pairs["Marta"]), "Undo")
-    staff.visit("admin:review_fact_timeline", f"{r('review_fact_timeline')}{person}&subject=user", "Acme Corp",
+    reviewer.visit("admin:review_merge_undo", r("review_merge_undo", user, *pairs["Marta"]), "Undo")
+    reviewer.visit("admin:review_fact_timeline", f"{r('review_fact_timeline')}{person}&subject=user", "Acme Corp",
                 "Globex", "Lisbon", "Porto", shot="12-fact-timeline")
-    assert staff.page.locator("svg.timeline rect").count() >= 4
+    assert reviewer.page.locator("svg.timeline rect").count() >= 4
     soon = (timezone.now() + timedelta(minutes=1)).strftime("%Y-%m-%d %H:%M")
-    staff.visit("admin:review_fact_as_of", f"{r('review_fact_as_of')}{person}&as_of={soon}", "Globex", "Porto",
+    reviewer.visit("admin:review_fact_as_of", f"{r('review_fact_as_of')}{person}&as_of={soon}", "Globex", "Porto",
                 shot="16-facts-as-of")
-    staff.visit("admin:review_fact_revert", r("review_fact_revert", user, acme["uid"]), "Acme Corp")
-    staff.page.goto(f"{live_server.url}{r('review_fact_timeline')}{person}&subject=user")
-    staff.submit("admin:review_fact_confirm", f"form[action='{r('review_fact_confirm', user, acme['uid'])}'] "
+    reviewer.visit("admin:review_fact_revert", r("review_fact_revert", user, acme["uid"]), "Acme Corp")
+    reviewer.page.goto(f"{live_server.url}{r('review_fact_timeline')}{person}&subject=user")
+    reviewer.submit("admin:review_fact_confirm", f"form[action='{r('review_fact_confirm', user, acme['uid'])}'] "
                  "input[type=submit]", "Supersession confirmed")
-    staff.visit("admin:review_trace_list", f"{r('review_trace_list')}{person}", "Book a train", "Book a flight",
+    reviewer.visit("admin:review_trace_list", f"{r('review_trace_list')}{person}", "Book a train", "Book a flight",
                 shot="17-trace-list")
-    staff.visit("admin:review_trace_detail", r("review_trace_detail", user, train), "search_trains",
+    reviewer.visit("admin:review_trace_detail", r("review_trace_detail", user, train), "search_trains",
                 "Book a flight from Lisbon to Porto on Friday", shot="13-trace-tree")
-    staff.visit("admin:review_trace_delete", r("review_trace_delete", user, flight["uid"]), "Delete")
-    staff.visit("admin:review_audit_list", r("review_audit_list"), "consent.withdraw", "erasure.done",
+    reviewer.visit("admin:review_trace_delete", r("review_trace_delete", user, flight["uid"]), "Delete")
+    reviewer.visit("admin:review_audit_list", r("review_audit_list"), "consent.withdraw", "erasure.done",
                 "merge.approve", shot="18-audit-log")
-    rows = list(csv.reader(io.StringIO(staff.download("admin:review_audit_export", r("review_audit_export")).decode())))
+    rows = list(csv.reader(io.StringIO(reviewer.download("admin:review_audit_export", r("review_audit_export")).decode())))
     assert rows[0][:3] == ["created_at", "actor", "action"]
     assert {"grant.create", "consent.withdraw", "erasure.request", "erasure.done", "merge.approve", "merge.reject",
             "fact.confirm"} <= {row[2] for row in rows}
-    staff.visit("admin:governance_erasure_request",
-                f"{r('governance_erasure_request')}{person}&reason=Asked+by+phone",
-                f"Erase all memory of {PERSON[0]}", f"{counts['messages']} messages")
 
-    assert _pattern_names() - me.visited - staff.visited == set()
+    assert _pattern_names() - me.visited - superuser.visited - reviewer.visited == set()

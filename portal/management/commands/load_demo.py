@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.urls import reverse
@@ -23,9 +24,12 @@ from memory.context import ContextRequest, context_build
 from memory.models import SCOPES, Agent, Subject
 from memory.selectors import consented_categories
 
-PERSON = {"email": "demo@example.com", "password": "demo-password", "is_staff": False}
-STAFF = {"email": "admin@example.com", "password": "admin-password", "is_staff": True}
-FORMER = {"email": "former@example.com", "password": "former-password", "is_staff": False}
+PERSON = {"email": "demo@example.com", "password": "demo-password"}
+STAFF = {"email": "admin@example.com", "password": "admin-password", "is_staff": True, "is_superuser": True}
+REVIEWER = {"email": "reviewer@example.com", "password": "reviewer-password", "is_staff": True}
+FORMER = {"email": "former@example.com", "password": "former-password"}
+# A reviewer decides merges and facts and browses traces and the audit log; agents and erasure stay with admins.
+REVIEWERS = ("Reviewers", ["review_merges", "review_facts", "review_traces", "view_memory_content", "view_auditevent"])
 ASSISTANT = {"agent_id": "demo-assistant", "name": "Demo assistant", "scopes": list(SCOPES)}
 CALENDAR = {"agent_id": "demo-calendar", "name": "Calendar helper", "scopes": ["context:read", "messages:write"]}
 TOKEN_NAME = "make run demo"
@@ -133,6 +137,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             person = self._user(PERSON)
             self._user(STAFF)
+            self._reviewer()
             assistant, calendar = self._agent(ASSISTANT), self._agent(CALENDAR)
             for token in assistant.tokens.filter(name=TOKEN_NAME, revoked_at__isnull=True):
                 services.agent_token_revoke(token=token)
@@ -162,7 +167,8 @@ class Command(BaseCommand):
     def _user(self, spec: dict):
         user, created = get_user_model().objects.get_or_create(
             username=spec["email"].split("@")[0],
-            defaults={"email": spec["email"], "is_staff": spec["is_staff"], "is_superuser": spec["is_staff"]},
+            defaults={"email": spec["email"], "is_staff": spec.get("is_staff", False),
+                      "is_superuser": spec.get("is_superuser", False)},
         )
         if created:
             user.set_password(spec["password"])
@@ -171,6 +177,12 @@ class Command(BaseCommand):
                                               defaults={"verified": True, "primary": True})
         self.stdout.write(f"{'Created' if created else 'Kept'} {spec['email']}")
         return user
+
+    def _reviewer(self) -> None:
+        name, codenames = REVIEWERS
+        group, _ = Group.objects.get_or_create(name=name)
+        group.permissions.set(Permission.objects.filter(content_type__app_label="review", codename__in=codenames))
+        self._user(REVIEWER).groups.add(group)
 
     def _agent(self, spec: dict) -> Agent:
         agent, created = Agent.objects.get_or_create(
