@@ -220,44 +220,46 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server):
     person = f"?user={PERSON[0]}"
     superuser = Walk(browser, live_server.url, STAFF)
     superuser.visit("admin:index", r("index"), "Review", "Merge queue (2 pending)", "Fact timelines (2 to confirm)",
-                 "Staff erasure", shot="19-admin-index")
+                    "Staff erasure", shot="19-admin-index")
     superuser.visit("admin:governance_erasure_request",
-                 f"{r('governance_erasure_request')}{person}&reason=Asked+by+phone",
-                 f"Erase all memory of {PERSON[0]}", f"{counts['messages']} messages")
+                    f"{r('governance_erasure_request')}{person}&reason=Asked+by+phone",
+                    f"Erase all memory of {PERSON[0]}", f"{counts['messages']} messages")
 
     reviewer = Walk(browser, live_server.url, REVIEWER)
     reviewer.refuse(r("governance_erasure_request"))
-    pairs = {a: (a_uid, b_uid) for a, b, status, a_uid, b_uid in db.cypher_query(SAME_AS, {"u": user})[0]}
+    pairs = {a: (a_uid, b_uid) for a, _, _, a_uid, b_uid in db.cypher_query(SAME_AS, {"u": user})[0]}
     acme = _item(user, "facts", subject="user", object="Acme Corp")
-    train, flight = items["traces"][0]["uid"], _item(user, "traces", task="Book a flight from Lisbon to Porto on Friday")
+    train = items["traces"][0]["uid"]
+    flight = _item(user, "traces", task="Book a flight from Lisbon to Porto on Friday")
     reviewer.visit("admin:review_index", r("review_index"), "Merge queue")
     reviewer.visit("admin:review_merge_list", r("review_merge_list"), "Jonathon Smith", "Sophia Martins",
-                "2 in all", shot="11-merge-queue")
+                   "2 in all", shot="11-merge-queue")
     reviewer.submit("admin:review_merge_approve", "tr[data-pair='Jonathon Smith'] button.approve", "Approved 1 merge",
-                 "Sophia Martins")
+                    "Sophia Martins")
     reviewer.submit("admin:review_merge_reject", "tr[data-pair='Sophia Martins'] button.reject", "Rejected 1 merge",
-                 "No pending proposals")
+                    "No pending proposals")
     reviewer.visit("admin:review_merge_decided", r("review_merge_decided"), "Marta Ribeiro", "Jonathan Smith",
-                "Sofia Martins", shot="15-merges-decided")
+                   "Sofia Martins", shot="15-merges-decided")
     reviewer.visit("admin:review_merge_undo", r("review_merge_undo", user, *pairs["Marta"]), "Undo")
     reviewer.visit("admin:review_fact_timeline", f"{r('review_fact_timeline')}{person}&subject=user", "Acme Corp",
-                "Globex", "Lisbon", "Porto", shot="12-fact-timeline")
+                   "Globex", "Lisbon", "Porto", shot="12-fact-timeline")
     assert reviewer.page.locator("svg.timeline rect").count() >= 4
     soon = (timezone.now() + timedelta(minutes=1)).strftime("%Y-%m-%d %H:%M")
     reviewer.visit("admin:review_fact_as_of", f"{r('review_fact_as_of')}{person}&as_of={soon}", "Globex", "Porto",
-                shot="16-facts-as-of")
+                   shot="16-facts-as-of")
     reviewer.visit("admin:review_fact_revert", r("review_fact_revert", user, acme["uid"]), "Acme Corp")
     reviewer.page.goto(f"{live_server.url}{r('review_fact_timeline')}{person}&subject=user")
     reviewer.submit("admin:review_fact_confirm", f"form[action='{r('review_fact_confirm', user, acme['uid'])}'] "
-                 "input[type=submit]", "Supersession confirmed")
+                    "input[type=submit]", "Supersession confirmed")
     reviewer.visit("admin:review_trace_list", f"{r('review_trace_list')}{person}", "Book a train", "Book a flight",
-                shot="17-trace-list")
+                   shot="17-trace-list")
     reviewer.visit("admin:review_trace_detail", r("review_trace_detail", user, train), "search_trains",
-                "Book a flight from Lisbon to Porto on Friday", shot="13-trace-tree")
+                   "Book a flight from Lisbon to Porto on Friday", shot="13-trace-tree")
     reviewer.visit("admin:review_trace_delete", r("review_trace_delete", user, flight["uid"]), "Delete")
     reviewer.visit("admin:review_audit_list", r("review_audit_list"), "consent.withdraw", "erasure.done",
-                "merge.approve", shot="18-audit-log")
-    rows = list(csv.reader(io.StringIO(reviewer.download("admin:review_audit_export", r("review_audit_export")).decode())))
+                   "merge.approve", shot="18-audit-log")
+    audit_csv = reviewer.download("admin:review_audit_export", r("review_audit_export")).decode()
+    rows = list(csv.reader(io.StringIO(audit_csv)))
     assert rows[0][:3] == ["created_at", "actor", "action"]
     assert {"grant.create", "consent.withdraw", "erasure.request", "erasure.done", "merge.approve", "merge.reject",
             "fact.confirm"} <= {row[2] for row in rows}

@@ -255,4 +255,5 @@ class Command(BaseCommand):
             job = governance_services.erasure_request(subject=subject, scope=ErasureScope.ACCOUNT)
             job = governance_services.subject_erase(job_id=job.pk)
             self.stdout.write(f"Deleted the account {FORMER['email']}: {job.nodes_deleted} nodes")
-        self.stdout.write(f"A deleted account's tombstone: {reverse('governance:account_deleted', args=[job.public_id])}")
+        tombstone = reverse("governance:account_deleted", args=[job.public_id])
+        self.stdout.write(f"A deleted account's tombstone: {tombstone}")
