@@ -451,6 +451,15 @@ RETURN p.uid AS uid,
        collect({key: e.key, valid_from: e.valid_from, stored_at: coalesce(m.stored_at, m.created_at)}) AS statements
 """
 
+# What a message states facts or preferences about, so that forgetting it can settle them again.
+MESSAGE_STATEMENT_GROUPS = """
+MATCH (n)-[:EXTRACTED_FROM]->(:Message {uid: $uid, user_id: $user_id})
+WHERE (n:Fact OR n:Preference) AND n.first_key IS NOT NULL
+RETURN DISTINCT CASE WHEN n:Fact THEN 'Fact' ELSE 'Preference' END AS label,
+       CASE WHEN n:Fact THEN toLower(n.subject) ELSE n.topic END AS key, n.predicate AS predicate,
+       n:Preference OR n.cardinality = 'single' AS exclusive
+"""
+
 # Writes what ingest.timeline_settle worked out for one group; SUPERSEDED_BY edges inside the group
 # follow it, while an edge to a retracted node (a reviewer's revert) is kept as the record.
 _TIMELINE_SETTLE = """

@@ -236,10 +236,7 @@ def _facts_write(*, user_id: str, statement: Statement, facts: list[ExtractedFac
         return
     db.cypher_query(cypher.FACTS_MERGE, {"user_id": user_id, "message_uid": statement.message_uid, "facts": rows})
     for (subject_key, predicate), single in sorted(groups.items()):
-        nodes, columns = db.cypher_query(cypher.FACT_STATEMENTS, {
-            "user_id": user_id, "subject_key": subject_key, "predicate": predicate})
-        timeline_settle(label="Fact", user_id=user_id, nodes=[dict(zip(columns, n)) for n in nodes],
-                        exclusive=single)
+        group_settle(user_id=user_id, group=StatementGroup("Fact", subject_key, predicate, bool(single)))
 
 
 def _preferences_write(*, user_id: str, statement: Statement, preferences: list[ExtractedPreference],
@@ -260,13 +257,38 @@ def _preferences_write(*, user_id: str, statement: Statement, preferences: list[
     db.cypher_query(cypher.PREFERENCES_MERGE, {"user_id": user_id, "message_uid": statement.message_uid,
                                                "preferences": rows})
     for topic in sorted(topics):
-        nodes, columns = db.cypher_query(cypher.PREFERENCE_STATEMENTS, {"user_id": user_id, "topic": topic})
-        timeline_settle(label="Preference", user_id=user_id, nodes=[dict(zip(columns, n)) for n in nodes],
-                        exclusive=True)
+        group_settle(user_id=user_id, group=StatementGroup("Preference", topic, None, True))
 
 
 def preference_uid(*, user_id: str, topic: str, polarity: str) -> str:
     return derived_uid(user_id, "preference", topic, polarity)
+
+
+@dataclass(frozen=True)
+class StatementGroup:
+    """The nodes whose validity is settled together: a fact's subject and predicate, or a preference's topic."""
+
+    label: str
+    key: str
+    predicate: str | None
+    exclusive: bool
+
+
+def group_settle(*, user_id: str, group: StatementGroup) -> None:
+    """Read every statement of the group's nodes and settle their status and validity."""
+    if group.label == "Fact":
+        nodes, columns = db.cypher_query(cypher.FACT_STATEMENTS, {
+            "user_id": user_id, "subject_key": group.key, "predicate": group.predicate})
+    else:
+        nodes, columns = db.cypher_query(cypher.PREFERENCE_STATEMENTS, {"user_id": user_id, "topic": group.key})
+    timeline_settle(label=group.label, user_id=user_id, nodes=[dict(zip(columns, n)) for n in nodes],
+                    exclusive=group.exclusive)
+
+
+def message_statement_groups(*, user_id: str, message_uid: str) -> list[StatementGroup]:
+    """Return the groups a message states something in, to settle them again once the message is forgotten."""
+    rows, columns = db.cypher_query(cypher.MESSAGE_STATEMENT_GROUPS, {"user_id": user_id, "uid": message_uid})
+    return sorted({StatementGroup(**dict(zip(columns, row))) for row in rows}, key=lambda g: (g.label, g.key))
 
 
 def timeline_settle(*, label: str, user_id: str, nodes: list[dict], exclusive: bool) -> None:

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from neomodel import db
 
-from memory import cypher
+from memory import cypher, ingest
 from memory.embeddings import get_embedder
 from memory.kinds import MESSAGES, kind_get
 from memory.models import CATEGORIES, Agent, AgentToken, ConsentRecord, Grant, MemoryAccess, Subject
@@ -234,15 +234,18 @@ def item_delete(*, user_id: str, kind: str, uid: str, actor: Actor, reason: str 
     item = kind_get(kind)
     params = {"user_id": user_id, "uid": uid}
     with db.transaction:
-        deleted = 0
+        deleted, groups = 0, []
         if item is MESSAGES:
             if not graphdb.scalar(cypher.MESSAGE_UNLINK, params):
                 raise NotFound("No message with that id.")
+            groups = ingest.message_statement_groups(user_id=user_id, message_uid=uid)
             deleted = (graphdb.scalar(cypher.MESSAGE_DERIVED_DELETE, params)
                        + graphdb.scalar(cypher.MESSAGE_ORPHANS_DELETE, params))
         removed = graphdb.scalar(item.delete_query, params)
         if removed is None:
             raise NotFound(f"No {item.item_title.lower()} with that id.")
+        for group in groups:  # what the message said no longer decides which fact or preference is current
+            ingest.group_settle(user_id=user_id, group=group)
     deleted += removed
     audit_record(actor=actor, action=f"{item.item_type}.delete", user_id=user_id, target_type=item.item_type,
                  target_id=uid, before={"nodes": deleted}, after={"nodes": 0}, reason=reason)

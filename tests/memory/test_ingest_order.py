@@ -5,7 +5,7 @@ from datetime import date, datetime, timezone
 import pytest
 from neomodel import db
 
-from memory import ingest
+from memory import ingest, services
 from tests.memory.api.test_messages import _append
 
 pytestmark = pytest.mark.django_db
@@ -149,3 +149,18 @@ def test_an_unstated_valid_time_is_the_message_time(granted):
     assert _facts(user, "RESIDES_AT")["Lisbon"]["valid_from"].isoformat() == "2024-06-01T08:30:00-03:00"
     rows, _ = db.cypher_query("MATCH (e:Entity {user_id: $u, name: 'Lisbon'}) RETURN e.created_at", {"u": user})
     assert rows[0][0].to_native().isoformat() == "2024-06-01T08:30:00-03:00"
+
+
+def test_forgetting_the_newer_message_makes_the_older_fact_current_again(granted):
+    subject, _, client = granted
+    user = subject.user_id
+    acme, globex, again = _append_all(client, user, [
+        {"role": "user", "content": "I work at Acme Corp now.", "created_at": "2025-01-10T09:00:00+00:00"},
+        {"role": "user", "content": "I work at Globex now.", "created_at": "2025-02-03T09:00:00+00:00"},
+        {"role": "user", "content": "I like tea.", "created_at": "2025-02-04T09:00:00+00:00"},
+    ])
+    _extract(user, acme, globex, again)
+    services.item_delete(user_id=user, kind="messages", uid=globex, actor="test")
+    assert _facts(user, "EMPLOYED_BY") == {"Acme Corp": {
+        "status": "current", "valid_from": datetime(2025, 1, 10, 9, tzinfo=timezone.utc), "valid_until": None,
+        "superseded_by": None}}

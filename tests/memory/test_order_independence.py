@@ -115,3 +115,8 @@ def test_every_extraction_order_gives_the_same_graph(granted):
         memory_forget(user)
         extract_in_order(user, order)
         assert_same_graph(in_order, graph_snapshot(user))
+
+    # Re-extracting the whole conversation over what it already wrote reproduces it too.
+    db.cypher_query("MATCH (m:Message {user_id: $u}) SET m.extraction_status = 'pending'", {"u": user})
+    extract_in_order(user, generator.sample(uids, len(uids)))
+    assert_same_graph(in_order, graph_snapshot(user))
