@@ -181,6 +181,10 @@ CHAT_ABBREVIATIONS = {
     "rn", "irl", "dm", "ikr", "smh", "np", "lmk", "jk", "ps", "xoxo", "lmao", "rofl", "afaik", "tbf", "fwiw", "wtf",
     "ttyl", "gg", "ily", "bff", "diy", "aka", "rsvp", "ootd", "tgif", "am", "pm",
 }
+# Abbreviations written in capitals that name no organisation ("the TV", "my PC"), and film ratings.
+COMMON_ABBREVIATIONS = {"tv", "pc", "dj", "id", "usb", "gps", "atm", "suv", "dvd", "cd", "faq", "vip", "pdf", "url",
+                        "wifi", "sms", "mba", "phd", "bbq", "ac"}
+MEDIA_RATINGS = {"g", "pg", "pg-13", "r", "nc-17", "tv-y", "tv-g", "tv-pg", "tv-14", "tv-ma", "u", "12a", "15", "18"}
 # Job titles written in capitals ("as CTO"): roles, not organisations.
 ROLE_TITLES = {"ceo", "cto", "cfo", "coo", "cio", "cmo", "cpo", "ciso", "vp", "svp", "evp", "gm", "md"}
 

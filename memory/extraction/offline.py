@@ -85,7 +85,8 @@ VOCATIVE_AFTER = {",", ".", "!", "?", "…"}
 APPOSITION_LEADS = {"the", "a", "an", "our", "my", "his", "her", "their"}
 # Punctuation inside a sentence after which a capitalised word is still read as mid-sentence.
 INNER_PUNCTUATION = {",", "'", "’", "&", "/"}
-NEVER_NAMES = english.MONTHS.keys() | english.WEEKDAYS | english.ROLE_TITLES | english.CHAT_ABBREVIATIONS
+NEVER_NAMES = (english.MONTHS.keys() | english.WEEKDAYS | english.ROLE_TITLES | english.CHAT_ABBREVIATIONS
+               | english.COMMON_ABBREVIATIONS | english.MEDIA_RATINGS)
 STREET_TAILS = {"street", "st", "road", "rd", "avenue", "ave", "lane", "boulevard", "way", "drive", "court", "place"}
 # How sure a name's type is: no cue, a weak one ("in X"), a relation rule that needs it, its own words ("X Corp").
 NO_CUE, WEAK_CUE, RULE_CUE, STRONG_CUE = 0, 1, 2, 3
@@ -301,8 +302,8 @@ class _Document:
 
         if titled or run[0].kind == "initial":
             return _Name(start, end, surface, name, "PERSON", STRONG_CUE, aliases)
-        if _quoted(sentence, index, len(run)):
-            return _Name(start, end, surface, name, "OBJECT", STRONG_CUE, aliases)  # a title: "Becoming Nicole"
+        if _quoted(sentence, index, len(run)) or _rated(sentence, index + len(run)):
+            return _Name(start, end, surface, name, "OBJECT", STRONG_CUE, aliases)  # a title: "Becoming Nicole", "Moonfall (PG-13)"
         if len(run) == 1 and run[0].kind == "initialism":
             return _Name(start, end, surface, name, None, NO_CUE, aliases)  # typed once its expansion is known
         own = next((cue.type for cue in WORD_CUES if cue.fits(words)), None)
@@ -718,6 +719,12 @@ def _quoted(sentence: list[_Token], index: int, length: int) -> bool:
     """Return whether a run stands in quotes, as titles of books, songs and shows do."""
     after = sentence[index + length] if index + length < len(sentence) else None
     return index > 0 and sentence[index - 1].text in QUOTES and (after is None or after.text in QUOTES | {".", ",", "!", "?"})
+
+
+def _rated(sentence: list[_Token], index: int) -> bool:
+    """Return whether a film rating in brackets follows: "Moonfall (PG-13)"."""
+    return (index + 2 < len(sentence) and sentence[index].text == "(" and sentence[index + 1].lower in english.MEDIA_RATINGS
+            and sentence[index + 2].text == ")")
 
 
 def _opens(sentence: list[_Token], index: int) -> bool:

@@ -412,3 +412,8 @@ def test_going_to_an_event_is_taking_part_in_it():
         ("user", "PARTICIPATED_IN", "LGBTQ+ counseling workshop", date(2023, 6, 23)),
     ]
     assert types(result)["LGBTQ+ counseling workshop"] == "EVENT"
+
+
+def test_film_titles_with_their_rating_are_things_and_abbreviations_no_organisations():
+    result = extract("You can see Notting Hill (PG-13) or Bridesmaids (R) on the TV tonight.", role="assistant")
+    assert types(result) == {"Notting Hill": "OBJECT", "Bridesmaids": "OBJECT"}
