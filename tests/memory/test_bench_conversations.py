@@ -61,6 +61,7 @@ def test_replays_asks_and_reports_one_json_line(locomo, transactional_db, grante
 
     assert line["conversations"] == ["99"] and line["sessions"] == 2 and line["turns"] == 8
     assert line["message_times"] is times_accepted
+    assert all(isinstance(n, int) and n > 0 for n in line["append_retries"].values())
     assert line["questions"] == 2  # the adversarial one and the one without evidence are left out
     assert sorted(line["recall_by_category"]) == ["1", "4"]
     assert sum(c["questions"] for c in line["recall_by_category"].values()) == line["questions"]

@@ -32,6 +32,7 @@ ANSWERABLE = (1, 2, 3, 4)
 SESSION_KEY = re.compile(r"^session_(\d+)$")
 EVIDENCE_SPLIT = re.compile(r"[;,\s]+")
 APPEND_BATCH = 100
+APPEND_ATTEMPTS = 5
 SETTLED = ("done", "skipped", "failed")
 STDERR = 2  # what the started processes print goes there, so that the JSON line stays last on stdout
 
@@ -104,8 +105,9 @@ class Command(BaseCommand):
             raise CommandError(f"Refusing to run: the Neo4j at {db.url} holds {nodes} nodes the bench did not "
                                "write. Point NEO4J_URL at an empty database or pass --reuse.")
         call_command("migrate", interactive=False, verbosity=0)
-        call_command("install_labels", verbosity=0)
+        call_command("install_labels", verbosity=0, stdout=self.stderr)
 
+        self.retries = defaultdict(int)
         run = uuid.uuid4().hex[:8]
         agent = Agent.objects.create(agent_id=f"bench-conv-{run}", name="bench_conversations", scopes=list(SCOPES),
                                      rate_limit_per_minute=10_000_000)
@@ -133,7 +135,7 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps({
             "benchmark": "conversations", "dataset": "locomo", "conversations": [c["id"] for c in conversations],
             "user_ids": {c: s.user_id for c, s in people.items()}, "sessions": replay["sessions"], "turns": replay["turns"], "message_times": replay["message_times"],
-            "workers": None if options["url"] else options["workers"],
+            "workers": None if options["url"] else options["workers"], "append_retries": dict(self.retries),
             "request": {"limits": {"messages": options["messages"]}} if options["messages"] else "default",
             **recall_summary(answers=answers),
             "ingest_seconds": round(replay["ingest_seconds"], 3),
@@ -223,15 +225,25 @@ class Command(BaseCommand):
         path = f"/api/v1/conversations/{conversation['id']}-s{session['number']}/messages"
         if times["accepted"]:
             stamp = session["date"].isoformat()
-            status, body = client.post(path, {"user_id": user_id,
-                                              "messages": [{**m, "created_at": stamp} for m in messages]})
+            status, body = self._post_retrying(client, path, {
+                "user_id": user_id, "messages": [{**m, "created_at": stamp} for m in messages]})
             if status == 400 and "created_at" in json.dumps(body.get("extra", {})) and "Unknown field" in json.dumps(body):
                 times["accepted"] = False
         if not times["accepted"]:
-            status, body = client.post(path, {"user_id": user_id, "messages": messages})
+            status, body = self._post_retrying(client, path, {"user_id": user_id, "messages": messages})
         if status >= 300:
             raise CommandError(f"Append to {path} answered {status}: {body}")
         return [r for r in body["results"] if "uid" in r]
+
+    def _post_retrying(self, client, path, payload):
+        """Post an append as a careful client does: again after a busy conversation or a server error
+        (client message ids make it idempotent), counting each retry by status."""
+        for attempt in range(APPEND_ATTEMPTS):
+            status, body = client.post(path, payload)
+            if status < 500 and status != 409 or attempt == APPEND_ATTEMPTS - 1:
+                return status, body
+            self.retries[str(status)] += 1
+            time.sleep(0.5 * 2 ** attempt)
 
     def _ask(self, base, token, conversations, people, dia_ids, messages_limit):
         """Ask every answerable question from a fresh session; return per question its category, hits and cost."""
