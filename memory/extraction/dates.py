@@ -90,6 +90,24 @@ def _last_unit(groups: dict, reference: date | None) -> date | None:
     return _shifted(reference, 1, groups["unit"].lower()) if reference else None
 
 
+def _next_unit(groups: dict, reference: date | None) -> date | None:
+    return _shifted(reference, -1, groups["unit"].lower()) if reference else None
+
+
+def _coming(groups: dict, reference: date | None) -> date | None:
+    """Resolve "in two weeks" to the day that far after the reference date."""
+    amount = groups["amount"].lower()
+    count = int(amount) if amount.isdigit() else AMOUNTS[amount]
+    return _shifted(reference, -count, groups["unit"].lower()) if reference else None
+
+
+def _last_weekend(groups: dict, reference: date | None) -> date | None:
+    """Resolve "last weekend" to the Saturday of the weekend before the reference date's week."""
+    if reference is None:
+        return None
+    return reference - timedelta(days=reference.weekday() + 2)
+
+
 def _last_weekday(groups: dict, reference: date | None) -> date | None:
     """Resolve "last Saturday" to the latest Saturday before the reference date."""
     if reference is None:
@@ -127,7 +145,10 @@ DATE_FORMS = [
     _form(rf"\b{AMOUNT}\s+{UNIT}\s+ago\b", _ago, re.IGNORECASE),
     _form(rf"\blast\s+{WEEKDAY}\b", _last_weekday, re.IGNORECASE),
     _form(rf"\bnext\s+{WEEKDAY}\b", _next_weekday, re.IGNORECASE),
+    _form(r"\b(?P<named_weekend>last\s+weekend)\b", _last_weekend, re.IGNORECASE),
     _form(rf"\blast\s+{UNIT}\b", _last_unit, re.IGNORECASE),
+    _form(rf"\bnext\s+{UNIT}\b", _next_unit, re.IGNORECASE),
+    _form(rf"\bin\s+{AMOUNT}\s+{UNIT}\b", _coming, re.IGNORECASE),
     _form(rf"\b{NAMED_DAY}\b", _named_day, re.IGNORECASE),
 ]
 

@@ -57,7 +57,7 @@ RULES = [
          rf"\s+{AUX}(?:joined the board of|belongs to|(?:is|was|am|became) (?:a |an )?(?:member|trustee|director|fellow|board member) of)\s+{DET}"),
     rule("EMPLOYED_BY", PEOPLE, {O},
          rf"\s+{AUX}(?:joined|joins|join|signed with|signs with|signed on with|works (?:at|for)|work (?:at|for)|"
-         rf"worked (?:at|for)|working (?:at|for)|employed (?:at|by)|hired by|started at|starts at|"
+         rf"worked (?:at|for)|working (?:at|for)|employed (?:at|by)|hired by|started at|starts at|start at|starting at|"
          rf"(?:is|was|am|became) (?:a|an|the) {ROLE} (?:at|for|of|with)|"
          rf"(?:became|becomes|was named|was appointed|is now) {ROLE} (?:at|for|of|with))\s+{DET}"),
     rule(None, PEOPLE, {O}, rf"\s+{AUX}(?:left|leaves|leave|quit|quits|resigned from|was fired by|was laid off by)\s+{DET}"),

@@ -313,6 +313,9 @@ def test_being_a_fan_is_a_preference_not_employment():
     ("I joined Contoso Bank two weeks ago.", date(2026, 3, 6)),
     ("I joined Contoso Bank yesterday.", date(2026, 3, 19)),
     ("I joined Contoso Bank last month.", date(2026, 2, 20)),
+    ("I joined Contoso Bank last weekend.", date(2026, 3, 14)),
+    ("I start at Contoso Bank next month.", date(2026, 4, 20)),
+    ("I start at Contoso Bank in two weeks.", date(2026, 4, 3)),
     ("I joined Contoso Bank.", None),
 ])
 def test_absolute_and_relative_dates_against_the_messages_own_day(text, valid_from):
