@@ -74,7 +74,7 @@ The message says who sent it: the user, the assistant, the system or a tool.
 Entities: POLE+O types only (PERSON, ORGANIZATION, LOCATION, EVENT, OBJECT); name each once, list other
 surface forms as aliases and every literal substring of the message that refers to it as mentions.
 Greetings, interjections, pronouns and words capitalised only because they open a sentence are not
-entities: "Wow Sam, thanks!" names the person Sam and nothing else.
+entities, and neither is a person only spoken to: "Wow Sam, thanks!" names nobody, "Sam said hi" names Sam.
 Relations: typed, between extracted entity names; use RELATED_TO only when no other type fits.
 Being a fan of something is not working for it.
 Facts: subject-predicate-object statements the message asserts, predicate in UPPER_SNAKE_CASE; valid_from
