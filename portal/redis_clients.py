@@ -7,12 +7,16 @@ from django.conf import settings
 
 
 @functools.cache
+def _client(url: str) -> redis.Redis:
+    # redis-py pools connections per client, so one client per URL serves every caller of a process.
+    return redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2)
+
+
 def app_redis() -> redis.Redis:
-    """Return the process's client of REDIS_URL; redis-py pools connections, so one client serves every caller."""
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=2)
+    """Return the client of REDIS_URL."""
+    return _client(settings.REDIS_URL)
 
 
-@functools.cache
 def broker_redis() -> redis.Redis:
-    """Return the process's client of CELERY_BROKER_URL, for scans of queued task messages."""
-    return redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=5, socket_connect_timeout=2)
+    """Return the client of CELERY_BROKER_URL, for scans of queued task messages."""
+    return _client(settings.CELERY_BROKER_URL)

@@ -39,10 +39,6 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=2000)
 
 
-class EraseForm(ReasonForm):
-    user = forms.CharField(label="User (id or email)")
-
-
 class TokenIssueForm(forms.Form):
     name = forms.CharField(required=False, max_length=120)
     expires_at = forms.DateTimeField(required=False, help_text="Empty: never expires")

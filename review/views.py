@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from memory import services as memory_services
 from memory.kinds import TRACES
+from memory.selectors import subject_find
 from portal.exceptions import NotFound
 from review import selectors, services
 from review.forms import AsOfForm, AuditFilterForm, MergeFilterForm, ReasonForm, TraceFilterForm
@@ -65,7 +66,7 @@ def _with_emails(rows: list[dict]) -> list[dict]:
 
 
 def _subject_or_404(text: str):
-    subject = selectors.subject_find(text=text)
+    subject = subject_find(text=text)
     if subject is None:
         raise Http404("No user with that id or email.")
     return subject
@@ -83,7 +84,7 @@ def _merge_filters(request) -> tuple[MergeFilterForm, dict]:
     data = form.cleaned_data if form.is_valid() else {}
     user_id = None
     if data.get("user"):
-        subject = selectors.subject_find(text=data["user"])
+        subject = subject_find(text=data["user"])
         user_id = subject.user_id if subject else data["user"].strip()
     return form, {"user_id": user_id, "type": data.get("type"), "band": data.get("band"), "age": data.get("age")}
 
@@ -220,7 +221,7 @@ def trace_list(request):
     data = form.cleaned_data if form.is_valid() else {}
     user_id = None
     if data.get("user"):
-        subject = selectors.subject_find(text=data["user"])
+        subject = subject_find(text=data["user"])
         user_id = subject.user_id if subject else data["user"].strip()
     page = _page_number(request)
     result = selectors.trace_page(user_id=user_id, agent_id=data.get("agent"), session_id=data.get("session"),

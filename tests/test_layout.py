@@ -20,8 +20,7 @@ ALLOWED = {
     "review": {"portal", "memory"},
 }
 # portal's wiring: the modules that put the apps together.
-PORTAL_WIRING = ("portal/urls.py", "portal/admin_site.py", "portal/settings.py", "portal/celery.py",
-                 "portal/management/")
+PORTAL_WIRING = ("portal/urls.py", "portal/admin_site.py", "portal/settings.py", "portal/management/")
 
 
 def _imported_apps(path: Path) -> set[tuple[str, int]]:

@@ -130,14 +130,13 @@ class LimitsSerializer(StrictSerializer):
 
 
 class ContextItemSerializer(serializers.Serializer):
-    id = serializers.CharField()
-    score = serializers.FloatField()
-    text = serializers.CharField()
-    provenance = serializers.DictField()
+    """One item of a context; its type is a kind of memory (memory.kinds) or a section another app adds."""
 
     def get_fields(self):
         types = [kind.item_type for kind in KINDS] + [section.item_type for section in context.PROVIDED.values()]
-        return {**super().get_fields(), "type": serializers.ChoiceField(choices=types)}
+        return {"id": serializers.CharField(), "type": serializers.ChoiceField(choices=types),
+                "score": serializers.FloatField(), "text": serializers.CharField(),
+                "provenance": serializers.DictField()}
 
 
 class ToolCallSerializer(StrictSerializer):

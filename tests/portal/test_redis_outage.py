@@ -9,7 +9,6 @@ import redis
 from django.test import override_settings
 from neomodel import db
 
-from portal.redis_clients import app_redis
 from tests.conftest import closed_port
 
 pytestmark = pytest.mark.django_db
@@ -50,10 +49,8 @@ def app_redis_server(tmp_path):
     server = RedisServer(tmp_path)
     server.start()
     caches = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": server.url}}
-    with override_settings(REDIS_URL=server.url, CACHES=caches):
-        app_redis.cache_clear()
+    with override_settings(REDIS_URL=server.url, CACHES=caches):  # portal.redis_clients keeps a client per URL
         yield server
-    app_redis.cache_clear()
     if server.proc.poll() is None:
         server.kill()
 
