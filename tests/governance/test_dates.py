@@ -1,4 +1,4 @@
-"""The export writes validity as the product stored it: a stated date as a day, a moment with its offset."""
+"""The person's own pages and export over validity as the product stores it: a stated date and a moment."""
 
 import io
 import json
@@ -9,6 +9,7 @@ from django.test import Client
 
 from governance import services
 from governance.models import ExportJob
+from memory.selectors import item_list
 from tests.memory.api.test_dates import employment_history
 
 pytestmark = pytest.mark.django_db
@@ -31,3 +32,18 @@ def test_the_export_holds_stated_dates_and_moments(granted):
     statements = [r for r in json.loads(archive.read("relationships.json")) if r["type"] == "EXTRACTED_FROM"
                   and r["from_label"] == "Fact"]
     assert {r["properties"].get("valid_from") for r in statements} >= {"2025-03-03", "2024-06-01"}
+
+
+def test_the_fact_pages_show_a_stated_date_and_a_moment(granted):
+    subject, _, api = granted
+    employment_history(api, subject.user_id)
+    person = Client()
+    person.force_login(subject.account)
+    listing = person.get("/me/memory/facts/")
+    assert listing.status_code == 200 and "Contoso Bank" in listing.content.decode()
+    facts = {f["object"]: f["uid"] for f in item_list(user_id=subject.user_id, kind="facts")["items"]}
+    detail = person.get(f"/me/memory/facts/{facts['Contoso Bank']}/")
+    shown = dict(detail.context["fields"])
+    assert detail.status_code == 200 and (shown["valid_from"].isoformat(), shown["valid_until"].isoformat()) == (
+        "2025-03-03", "2026-01-05T09:30:00+00:00")
+    assert person.get("/me/memory/facts/", {"q": "fabrikam"}).status_code == 200
