@@ -142,6 +142,8 @@ class SupersededBy(StructuredRel):
     confirmed_by = StringProperty()
     reverted_at = DateTimeNeo4jFormatProperty()
     reverted_by = StringProperty()
+    reason = StringProperty(help_text="'duplicate' when dedupe_memory merged a duplicate preference into another.")
+    merged_at = DateTimeNeo4jFormatProperty()
 
 
 class Entity(MemoryNode):
