@@ -54,16 +54,17 @@ class PortalAdminSite(admin.AdminSite):
     def _build_app_dict(self, request, label=None):
         """Add the Review section, as an app whose rows are its pages, to the index and the sidebar."""
         app_dict = super()._build_app_dict(request, label)
-        pages = [page for page in REVIEW_PAGES if request.user.has_perms(page.perms)]
-        if label is None and pages:
-            counts = self._review_counts(request) if any(page.count for page in pages) else {}
-            app_dict["review"] = {
-                "name": "Review",
-                "app_label": "review",
-                "app_url": reverse("admin:review_index", current_app=self.name),
-                "has_module_perms": True,
-                "models": [self._review_row(page, counts) for page in pages],
-            }
+        pages = [page for page in REVIEW_PAGES if request.user.has_perms(page.perms)] if label is None else []
+        if not pages:
+            return app_dict
+        counts = self._review_counts(request) if any(page.count for page in pages) else {}
+        app_dict["review"] = {
+            "name": "Review",
+            "app_label": "review",
+            "app_url": reverse("admin:review_index", current_app=self.name),
+            "has_module_perms": True,
+            "models": [self._review_row(page, counts) for page in pages],
+        }
         return app_dict
 
     def _review_row(self, page: ReviewPage, counts: dict) -> dict:

@@ -52,7 +52,7 @@ def test_sign_in_consent_pause_export_forget_erase(chromium, live_server):
     page.fill("input[name=login]", user.email)
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
+    page.wait_for_url(f"{live_server.url}/me/")  # a person lands on "My memory"
     assert context().status == 200  # fills the access log
     page.goto(f"{live_server.url}/me/")
     assert page.locator("#counts").inner_text().count("\t") >= 6

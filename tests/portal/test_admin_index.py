@@ -109,6 +109,8 @@ def test_staff_without_review_permissions_see_no_review_section():
     index = client.get("/admin/")
     assert index.status_code == 200 and review_rows(index) == {}
     assert "Review" not in index.content.decode()
+    _, person = member("person-with-permissions", *EVERY_PERMISSION, is_staff=False)
+    assert person.get("/admin/", follow=True).redirect_chain[-1][0] == "/"
 
 
 def test_the_index_still_opens_without_neo4j_and_lists_the_pages_without_counts():
