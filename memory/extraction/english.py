@@ -117,8 +117,9 @@ EVENT_NOUNS = {
     "audit", "trial", "hearing", "interview", "match", "tournament", "race", "exhibition", "fair", "session",
     "parade", "trip", "rally",
 }
-# Adjectives that end like adverbs ("the quarterly review").
-LY_ADJECTIVES = {"daily", "weekly", "monthly", "quarterly", "yearly", "early", "friendly", "lovely"}
+# Words that end like adverbs but modify nouns ("the quarterly review", "a family road trip").
+LY_ADJECTIVES = {"daily", "weekly", "monthly", "quarterly", "yearly", "early", "friendly", "lovely", "family", "lively",
+                 "lonely", "elderly", "costly", "silly", "ugly", "holy", "chilly", "curly", "hourly", "nightly"}
 NUMBER_WORDS = {
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "dozen",
     "several", "many", "some", "few", "both",
@@ -204,6 +205,9 @@ CLAUSE_VERBS = AUXILIARIES | {
 }
 # Verb forms a single name does not take ("Hard work pays", "Setbacks are"): the opener before them is no name.
 PLURAL_VERBS = {"are", "were", "have", "do", "join", "work", "live", "use", "own", "move", "start", "leave", "know"}
+# Past-tense verbs that, opening a chat sentence, leave out an "I" ("Just got back from ...", "Moved to Leeds").
+IMPLIED_SUBJECT_VERBS = {"got", "went", "moved", "relocated", "started", "joined", "met", "attended", "visited",
+                         "returned", "came", "finished"}
 # Adverbs that may stand between a subject and its verb ("Wendell no longer lives").
 VERB_ADVERBS = {
     "never", "not", "no", "longer", "still", "just", "also", "already", "now", "recently", "finally", "then",

@@ -204,6 +204,7 @@ class _Slot:
     kind: str
 
     possessive: bool = False
+    lead: str = ""  # read before the text that follows the slot: " " for a speaker the sentence leaves out
 
     def types(self) -> set[str]:
         return {SPEAKER} if self.kind == "speaker" else {e.type for e in self.entities}
@@ -430,7 +431,24 @@ class _Document:
                 if noun.lower in english.GENERIC_NOUNS:
                     wanted = english.GENERIC_NOUNS[noun.lower]
                     self._refer(slots, token.start, noun.end, "nominal", lambda e, t=wanted: e.type == t, 1, record=True)
+        implied = self._implied_speaker(sentence)
+        if implied is not None:
+            slots.append(implied)
         return _coordinated(sorted(slots, key=lambda s: s.start), self.text)
+
+    def _implied_speaker(self, sentence: list[_Token]) -> _Slot | None:
+        """Return the speaker a chat sentence leaves out ("Just got back from a road trip"), or None.
+
+        The slot is empty, just before the verb, and leads with a space, so the text between it and an
+        object reads " got back from a ", as after a stated "I".
+        """
+        index = 0
+        while index < len(sentence) and sentence[index].lower in english.VERB_ADVERBS:
+            index += 1
+        if index == len(sentence) or sentence[index].lower not in english.IMPLIED_SUBJECT_VERBS:
+            return None
+        verb = sentence[index]
+        return _Slot(verb.start, verb.start, [], "speaker", lead=" ")
 
     def _refer(self, slots, start, end, kind, accepts, count, record=False, possessive=False) -> bool:
         """Add a slot for the latest `count` entities mentioned before `start` that `accepts`."""
@@ -454,7 +472,7 @@ class _Document:
         for i, subject in enumerate(slots):
             for j in range(i + 1, len(slots)):
                 obj = slots[j]
-                between = self.text[subject.end:obj.start]
+                between = subject.lead + self.text[subject.end:obj.start]
                 stripped = APPOSITIVE.sub("", between)
                 inner = subject.end + len(between) - len(stripped)
                 blocking = [s for s in slots[i + 1:j] if inner <= s.start and not s.possessive]
@@ -748,7 +766,7 @@ def _opens(sentence: list[_Token], index: int) -> bool:
 def _is_name_word(token: _Token, first: bool) -> bool:
     if not token.capitalised or token.lower in NEVER_NAMES or (token.kind == "word" and len(token.text) == 1 and token.text != "I"):
         return False
-    if first and token.lower in english.INTERJECTIONS:
+    if first and (token.lower in english.INTERJECTIONS or token.lower in english.IMPLIED_SUBJECT_VERBS):
         return False
     return not (token.lower in english.FUNCTION_WORDS and (first or token.lower == "i"))
 

@@ -420,3 +420,15 @@ def test_going_to_an_event_is_taking_part_in_it():
 def test_film_titles_with_their_rating_are_things_and_abbreviations_no_organisations():
     result = extract("You can see Notting Hill (PG-13) or Bridesmaids (R) on the TV tonight.", role="assistant")
     assert types(result) == {"Notting Hill": "OBJECT", "Bridesmaids": "OBJECT"}
+
+
+def test_a_chat_sentence_that_leaves_out_i_still_speaks_for_the_person():
+    result = extract("Just got back from a family road trip yesterday, it was fun! Moved to Leeds last year. "
+                     "Met Sarah at the conference.", reference_date=date(2026, 3, 20))
+    assert {(f.subject, f.predicate, f.object, f.valid_from) for f in result.facts} == {
+        ("user", "PARTICIPATED_IN", "family road trip", date(2026, 3, 19)),
+        ("user", "RESIDES_AT", "Leeds", date(2025, 3, 20)),
+        ("user", "KNOWS", "Sarah", None),
+    }
+    assert "Met Sarah" not in types(result)
+    assert extract("Just got back from a family road trip yesterday.", role="assistant").facts == []
