@@ -7,8 +7,9 @@ converted all the way down. Every reader above this module sees Python values on
 
 from datetime import UTC, date, datetime
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
+import neo4j
 import neo4j.time
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -21,7 +22,7 @@ VECTOR_DIMENSIONS = ("SHOW VECTOR INDEXES YIELD name, options "
 
 
 def configure() -> None:
-    """Point neomodel at NEO4J_URL; the driver is built on first use."""
+    """Point neomodel at a driver for NEO4J_URL; it connects on first use."""
     url = urlsplit(settings.NEO4J_URL)
     if url.scheme not in SCHEMES or not url.hostname:
         raise ImproperlyConfigured(
@@ -32,7 +33,16 @@ def configure() -> None:
         raise ImproperlyConfigured(
             "NEO4J_URL needs credentials (user:password@host); with auth off any pair works, e.g. neo4j:neo4j"
         )
-    get_config().database_url = settings.NEO4J_URL
+    config = get_config()
+    config.database_url = None  # neomodel would build a driver of its own, without the liveness check
+    config.database_name = url.path.strip("/") or None
+    config.driver = neo4j.GraphDatabase.driver(
+        f"{url.scheme}://{url.hostname}:{url.port or 7687}",
+        auth=(unquote(url.username), unquote(url.password or "")),
+        # A pooled connection idle this long is checked before use, so a restarted Neo4j costs a
+        # round trip inside the request instead of an error for the caller.
+        liveness_check_timeout=settings.NEO4J_LIVENESS_CHECK_SECONDS,
+    )
 
 
 def native(value: Any) -> Any:
@@ -71,12 +81,13 @@ def moment(value: date | datetime) -> datetime:
 
 
 def reconnect() -> None:
-    """Forget a driver inherited through fork; the next query builds this process's own.
+    """Forget a driver inherited through fork; the next query uses a new one of this process's own.
 
     Closing it here would say goodbye on sockets the parent still uses, so it is only dropped.
     """
     db.driver = None
     db._owns_driver = False
+    configure()
 
 
 def server_info() -> dict:

@@ -133,6 +133,8 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="portal@localhost")
 
 # Stores.
 NEO4J_URL = env("NEO4J_URL", default="bolt://neo4j:neo4j@127.0.0.1:7687")
+# A pooled Neo4j connection idle this many seconds is checked before it is used (a restart leaves them stale).
+NEO4J_LIVENESS_CHECK_SECONDS = env.float("NEO4J_LIVENESS_CHECK_SECONDS", default=1.0)
 REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6379/0")
 CACHES = {
     "default": {

@@ -14,12 +14,14 @@ import pytest
 import redis
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.test import override_settings
 from django.contrib.auth.models import Permission
 from django.test import Client
-from neomodel import db, get_config
+from neomodel import db
 from rest_framework.test import APIClient
 
 from memory import services
+from portal import graphdb
 from memory.models import SCOPES, Agent
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,15 +109,14 @@ def closed_port() -> int:
 @contextlib.contextmanager
 def neo4j_unreachable():
     """Point the process's graph connection at a closed port for the duration of the block."""
-    config = get_config()
-    url = config.database_url
     db.close_connection()
-    config.database_url = f"bolt://neo4j:neo4j@127.0.0.1:{closed_port()}"
-    try:
-        yield
-    finally:
-        db.close_connection()
-        config.database_url = url
+    with override_settings(NEO4J_URL=f"bolt://neo4j:neo4j@127.0.0.1:{closed_port()}"):
+        graphdb.configure()
+        try:
+            yield
+        finally:
+            db.close_connection()
+    graphdb.configure()
 
 
 _ids = itertools.count(1)

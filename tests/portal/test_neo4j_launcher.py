@@ -1,11 +1,17 @@
 import os
 import socket
 import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.conf import settings
+from django.test import override_settings
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError
+from neomodel import db
 
+from portal import graphdb
 from tests.conftest import ROOT
 
 SCRIPT = ROOT / "tools" / "neo4j" / "neo4j.sh"
@@ -69,3 +75,20 @@ def test_missing_java_is_explained(tmp_path):
     assert result.returncode == 1
     assert "Java 17 or newer is missing" in result.stderr
     assert "NEO4J_URL" in result.stderr
+
+
+def test_a_restarted_neo4j_costs_the_portal_no_failed_query(launched):
+    env, run = launched
+    with override_settings(NEO4J_URL=f"bolt://neo4j:launcher-secret@127.0.0.1:{env['NEO4J_BOLT_PORT']}"):
+        db.close_connection()
+        graphdb.configure()
+        try:
+            with ThreadPoolExecutor(4) as pool:  # several pooled connections, all left stale by the restart
+                assert list(pool.map(lambda n: graphdb.scalar("RETURN $n AS n", {"n": n}), range(8))) == list(range(8))
+            run("stop")
+            assert run("start").returncode == 0
+            time.sleep(settings.NEO4J_LIVENESS_CHECK_SECONDS)
+            assert [graphdb.scalar("RETURN $n AS n", {"n": n}) for n in range(8)] == list(range(8))
+        finally:
+            db.close_connection()
+    graphdb.configure()
