@@ -229,6 +229,17 @@ HAS_ATTRIBUTES = {
     "level", "budget", "rating", "score", "size", "timezone", "assignee",
 }
 
+# Occupations: "I'm an assistant manager" states the person's role (with "at X" it states an employer too).
+JOB_NOUNS = {
+    "manager", "engineer", "developer", "programmer", "designer", "teacher", "nurse", "doctor", "lawyer", "student",
+    "banker", "chef", "cook", "writer", "artist", "painter", "musician", "accountant", "scientist", "researcher",
+    "consultant", "analyst", "architect", "pilot", "driver", "mechanic", "electrician", "plumber", "carpenter",
+    "firefighter", "paramedic", "pharmacist", "dentist", "therapist", "counselor", "counsellor", "librarian",
+    "journalist", "photographer", "cashier", "waiter", "waitress", "barista", "baker", "farmer", "soldier", "officer",
+    "intern", "professor", "lecturer", "tutor", "coach", "trainer", "instructor", "dancer", "actor", "actress", "singer",
+    "editor", "producer", "clerk", "receptionist", "secretary", "technician", "surgeon", "vet", "veterinarian",
+    "entrepreneur", "freelancer", "director", "supervisor", "administrator", "specialist", "assistant",
+}
 # What a speaker states as "my <attribute> is <value>": facts about the person, one value at a time.
 SPEAKER_ATTRIBUTES = {"name", "nickname", "first name", "last name", "middle name", "surname", "birthday", "pronouns",
                       "email", "email address"}

@@ -66,6 +66,12 @@ SPEAKER_ATTRIBUTE = re.compile(
     r"\s+(?P<attr>" + "|".join(sorted(english.SPEAKER_ATTRIBUTES, key=len, reverse=True)) + r")\s+(?:is|are)\s+(?P<value>.+)$",
     re.IGNORECASE,
 )
+# "I'm an assistant manager" (but not "a manager at X": that is an employer).
+SPEAKER_ROLE = re.compile(
+    r"(?:['’]m|\s+am)\s+(?:now\s+|currently\s+|still\s+|finally\s+)?(?:a|an)\s+"
+    r"(?P<value>(?:[a-z-]+\s+){0,2}?(?:" + "|".join(sorted(english.JOB_NOUNS)) + r"))(?=\s*(?:$|[-–—.,;!?]))",
+    re.IGNORECASE,
+)
 VALUE_END = re.compile(r",|\s+(?:and|but)\s+", re.IGNORECASE)
 # Facts are stored in one direction per meaning: "Y owns X" is the fact that X is owned by Y.
 FACT_FORMS = {"OWNS": "OWNED_BY"}
@@ -535,6 +541,10 @@ class _Document:
         for slot in slots:
             if slot.kind == "speaker" and self.text[slot.start:slot.end].lower() == "my":
                 self._speaker_attribute(slot, slots, clause_end)
+            if slot.kind == "speaker" and self.text[slot.start:slot.end].lower() == "i":
+                role = SPEAKER_ROLE.match(self.text[slot.end:clause_end])
+                if role is not None:
+                    self.speaker_attributes.append(("HAS_ROLE", role.group("value").lower(), slot.start))
             if slot.kind != "name" or len(slot.entities) != 1:
                 continue
             after = self.text[slot.end:clause_end]

@@ -432,3 +432,16 @@ def test_a_chat_sentence_that_leaves_out_i_still_speaks_for_the_person():
     }
     assert "Met Sarah" not in types(result)
     assert extract("Just got back from a family road trip yesterday.", role="assistant").facts == []
+
+
+@pytest.mark.parametrize(("text", "role"), [
+    ("It's paid off now that I'm an assistant manager- it's like a stepping stone.", "assistant manager"),
+    ("I am now a senior software engineer.", "senior software engineer"),
+    ("I'm a big fan of Nintendo games.", None),
+    ("I'm not a teacher.", None),
+    ("I'm a nurse at Lakeview General Hospital.", None),  # an employer, said as EMPLOYED_BY
+])
+def test_a_role_the_person_states(text, role):
+    roles = [f.object for f in extract(text).facts if f.predicate == "HAS_ROLE"]
+    assert roles == ([role] if role else [])
+    assert [f for f in extract(text, role="assistant").facts if f.subject == "user"] == []
