@@ -116,7 +116,7 @@ RULES = [
          rf"organi[sz]ed|organi[sz]es|joined|led|leads|took part in|takes part in|participated in|participates in|"
          rf"competed in|exhibited at|sponsored|sponsors|won|ran)\s+{DET}"),
     rule("PARTICIPATED_IN", PEOPLE, {E},
-         rf"\s+{AUX}(?:went to|go to|goes to|going to|been to|got back from|came back from|returned from)\s+{DET}",
+         rf"\s+{AUX}(?:went to|go to|goes to|been to|got back from|came back from|returned from)\s+{DET}",
          retypes=False),
     rule("KNOWS", {P}, {P},
          r"\s+(?:neighbour|neighbor|friend|colleague|coworker|co-worker|brother|sister|wife|husband|partner|boss|"

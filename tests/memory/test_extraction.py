@@ -445,3 +445,10 @@ def test_a_role_the_person_states(text, role):
     roles = [f.object for f in extract(text).facts if f.predicate == "HAS_ROLE"]
     assert roles == ([role] if role else [])
     assert [f for f in extract(text, role="assistant").facts if f.subject == "user"] == []
+
+
+def test_a_planned_event_is_not_yet_taken_part_in():
+    assert extract("I'm going to a transgender conference this month.").facts == []
+    assert facts(extract("I went to a transgender conference last month.")) == {
+        ("user", "PARTICIPATED_IN", "transgender conference"),
+    }
