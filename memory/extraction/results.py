@@ -6,13 +6,12 @@ from datetime import date
 from typing import Protocol
 
 ENTITY_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT")
-ROLES = ("user", "assistant", "system", "tool")
 POLARITIES = ("positive", "negative")
 
 
 @dataclass(frozen=True)
 class Turn:
-    """One earlier message of the conversation: who said it and what they said."""
+    """One earlier message of the conversation: who said it (user, assistant, system or tool) and what."""
 
     role: str
     content: str
