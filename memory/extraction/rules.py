@@ -168,8 +168,12 @@ PREFERENCE_FORMS = [
                     r"(?:fans?\s+of|into|keen on|passionate about|obsessed with|crazy about)\s+", "positive", "likes {topic}"),
     preference_form(r"\bmy\s+favou?rite\s+(?P<about>[a-z ]+?)\s+(?:is|are)\s+", "positive", "favourite {about}: {topic}"),
     preference_form(r"(?:^|(?<=[.!?;,])\s*|\b(?:but|and)\s+)(?P<topic>(?!(?:but|and|so|it|that|this)\b)[a-z][\w'’ -]{1,40}?)(?:['’]s|\s+is|\s+are|\s+has been)\s+"
-                    r"(?:(?:really|so|very|mostly|always|truly|just)\s+)?(?:important to me|my (?:passion|thing|jam|top pick))\b",
+                    r"(?:(?:really|so|very|mostly|always|truly|just)\s+)?"
+                    r"(?:important to me|my (?:passion|thing|jam|top pick|go-to|happy place|favou?rite(?: thing)?))\b",
                     "positive", "likes {topic}"),
+    preference_form(r"(?:^|(?<=[.!?;,])\s*|\b(?:but|and)\s+)(?P<topic>(?!(?:but|and|so|it|that|this|they|he|she|you)\b)"
+                    r"[a-z][\w'’ -]{1,40}?)\s+(?:(?:sure|really|always|do|does)\s+)*brings?\s+(?:me\s+|us\s+)?"
+                    r"(?:so\s+much\s+|a\s+lot\s+of\s+|such\s+|great\s+)?joy\b", "positive", "likes {topic}"),
     preference_form(r"\bplease\s+(?P<lead>always)\s+", "positive", "{lead} {topic}"),
     preference_form(r"\bplease\s+(?P<lead>never|don['’]t|do not)\s+", "negative", "{lead} {topic}"),
 ]

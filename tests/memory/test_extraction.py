@@ -353,6 +353,7 @@ def test_what_the_person_says_of_themselves_in_chat():
 @pytest.mark.parametrize(("text", "topics"), [
     ("Guitar's mostly my thing. Playing it helps me.", ["guitar"]),
     ("Staying in shape is important to me too.", ["staying in shape"]),
+    ("Ah, they're adorable! Pets sure do bring so much joy to us! Dance is my go-to for stress relief.", ["pets", "dance"]),
     ("Seeing this made me appreciate my love of reading even more.", ["reading"]),
     ("I'm keen on counseling or working in mental health - I'd love to help.", ["counseling or working in mental health"]),
     ("I've been into dancing since I was a kid.", ["dancing"]),
