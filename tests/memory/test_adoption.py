@@ -1,0 +1,117 @@
+"""adopt_nam on the graph neo4j-agent-memory 0.8.0 wrote (tests/fixtures/nam_graph.json)."""
+
+import io
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from neomodel import db
+
+from memory import services
+from memory.adoption import unowned_counts
+from memory.models import Subject
+from tests.fixtures.nam import nam_graph_load
+
+pytestmark = pytest.mark.django_db
+IDENTIFIERS = ("nam-alice", "nam-bob", "nam-carol")
+REVIEW_PERMISSIONS = ("review_merges", "review_facts", "review_traces", "view_memory_content", "view_auditevent")
+
+
+def graph_snapshot() -> list:
+    """Return every node's labels and properties and every relationship, in a stable order."""
+    nodes, _ = db.cypher_query("MATCH (n) WHERE NOT n:PortalTestSuite "
+                               "RETURN labels(n), properties(n), elementId(n)")
+    rels, _ = db.cypher_query("MATCH (a)-[r]->(b) RETURN elementId(a), type(r), properties(r), elementId(b)")
+    return sorted(repr(row) for row in nodes) + sorted(repr(row) for row in rels)
+
+
+def adopt(*flags) -> dict:
+    out = io.StringIO()
+    call_command("adopt_nam", "--json", *flags, stdout=out)
+    return json.loads(out.getvalue())
+
+
+def fixture_view(graph: dict) -> dict:
+    """Read what each NAM user wrote straight from the fixture: messages, mentioned entities, preferences."""
+    nodes = graph["nodes"]
+    out = {i: [r for r in graph["relationships"] if r["start"] == i] for i in range(len(nodes))}
+    into = {i: [r for r in graph["relationships"] if r["end"] == i] for i in range(len(nodes))}
+    people = {}
+    for i, node in enumerate(nodes):
+        if "User" not in node["labels"]:
+            continue
+        conversations = [r["end"] for r in out[i] if r["type"] == "HAS_CONVERSATION"]
+        messages = [r["end"] for c in conversations for r in out[c] if r["type"] == "HAS_MESSAGE"]
+        entities = {r["end"] for m in messages for r in out[m] if r["type"] == "MENTIONS"}
+        entities |= {r["start"] for m in messages for r in into[m] if r["type"] == "EXTRACTED_FROM"
+                     and "Entity" in nodes[r["start"]]["labels"]}
+        people[node["properties"]["identifier"]] = {
+            "conversations": conversations,
+            "messages": sorted(nodes[m]["properties"]["content"] for m in messages),
+            "entities": sorted(nodes[e]["properties"]["name"] for e in entities),
+            "preferences": sorted(nodes[r["end"]]["properties"]["preference"] for r in out[i]
+                                  if r["type"] == "HAS_PREFERENCE"),
+            "traces": sorted(nodes[r["end"]]["properties"]["task"] for r in out[i] if r["type"] == "HAS_TRACE"),
+        }
+    return people
+
+
+def test_dry_run_reports_by_label_and_person_and_changes_nothing():
+    graph = nam_graph_load()
+    people = fixture_view(graph)
+    before = graph_snapshot()
+
+    report = adopt("--dry-run")
+
+    assert graph_snapshot() == before
+    assert Subject.objects.count() == 0
+    assert report["dry_run"] is True
+    assert [(s["identifier"], s["user_id"], s["new"]) for s in report["subjects"]] == [
+        (i, i, True) for i in IDENTIFIERS]
+    assert report["adopted"]["Message"] == {i: len(people[i]["messages"]) for i in IDENTIFIERS}
+    assert report["adopted"]["Entity"] == {i: len(people[i]["entities"]) for i in IDENTIFIERS}
+    assert report["adopted"]["Preference"] == {i: len(people[i]["preferences"]) for i in IDENTIFIERS}
+    assert report["adopted"]["ReasoningTrace"] == {"nam-bob": 1}
+    shared = sum(len([i for i in IDENTIFIERS if name in people[i]["entities"]]) - 1
+                 for name in {n for i in IDENTIFIERS for n in people[i]["entities"]})
+    assert report["copies"]["Entity"] == shared > 0
+    # The fact about no NAM user has no source either: reported, not guessed.
+    assert [(row["label"], row["reason"]) for row in report["unowned"]] == [
+        ("Fact", "it has no source message and its subject names no NAM user")]
+    assert report["not_memory"] == {"SchemaMigration": 2, "Tool": 1}
+    assert unowned_counts()["Message"] == sum(len(p["messages"]) for p in people.values())
+
+
+def test_adopt_owns_every_node_it_can_and_a_rerun_changes_nothing():
+    nam_graph_load()
+    report = adopt()
+    assert report["dry_run"] is False
+    assert unowned_counts() == {"Fact": 1}
+    missing, _ = db.cypher_query("MATCH (n) WHERE n.user_id IS NOT NULL AND (n.uid IS NULL OR n.nam_id IS NULL) "
+                                 "RETURN count(n)")
+    assert missing[0][0] == 0
+    # seq follows each conversation's NEXT_MESSAGE chain from 1, and last_seq is its length.
+    chains, _ = db.cypher_query(
+        "MATCH (c:Conversation)-[:FIRST_MESSAGE]->(f) MATCH p = (f)-[:NEXT_MESSAGE*0..]->(l) "
+        "WHERE NOT (l)-[:NEXT_MESSAGE]->() RETURN c.last_seq, [m IN nodes(p) | m.seq], "
+        "[m IN nodes(p) | m.user_id = c.user_id]")
+    for last_seq, seqs, same_owner in chains:
+        assert seqs == list(range(1, last_seq + 1)) and all(same_owner)
+    shared, _ = db.cypher_query("MATCH (e:Entity) WITH e.nam_id AS nam_id, collect(e.user_id) AS owners "
+                                "WHERE size(owners) > 1 RETURN nam_id, owners")
+    assert shared and all(len(set(owners)) == len(owners) for _, owners in shared)
+    cross, _ = db.cypher_query("MATCH (m:Message)-[:MENTIONS]->(e:Entity) WHERE m.user_id <> e.user_id "
+                               "RETURN count(*)")
+    assert cross[0][0] == 0
+    dims, _ = db.cypher_query("MATCH (m:Message) RETURN collect(DISTINCT size(m.embedding))")
+    assert dims[0][0] == [384]
+
+    after = graph_snapshot()
+    again = adopt()
+    assert graph_snapshot() == after
+    assert again["adopted"] == {} and again["subjects"] == [
+        {"identifier": i, "user_id": i, "new": False} for i in IDENTIFIERS]
+    assert [row["label"] for row in again["unowned"]] == ["Fact"]
+    assert Subject.objects.count() == 3
