@@ -402,12 +402,6 @@ def nam_report(*, plan: Plan, dry_run: bool) -> dict:
     }
 
 
-def unowned_counts() -> dict[str, int]:
-    """Return how many memory nodes of each label have no owner (no `user_id`)."""
-    return {row["label"]: row["count"]
-            for row in rows(cypher.UNOWNED_COUNTS, {"labels": list(cypher.MEMORY_LABELS)})}
-
-
 @transaction.atomic
 def subject_claim(*, user_id: str, account, actor) -> Subject:
     """Give a subject adopt_nam made to a person's own account; its placeholder account goes."""

@@ -8,7 +8,7 @@ from datetime import date, datetime
 
 from django.db.models import Q
 
-from memory import cypher
+from memory import adoption_cypher, cypher
 from memory.kinds import kind_get
 from memory.models import CATEGORIES, Agent, ConsentRecord, Grant, Subject
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
@@ -156,3 +156,9 @@ def lucene_query(*, text: str, user_id: str, fields: tuple[str, ...]) -> str | N
     terms = " OR ".join(f'"{w}"' for w in words)
     matches = " OR ".join(f"{field}:({terms})" for field in fields)
     return f'user_id:"{user_id}" AND ({matches})'
+
+
+def unowned_counts() -> dict[str, int]:
+    """Return how many memory nodes of each label have no owner (no `user_id`), as adopt_nam leaves them."""
+    return {row["label"]: row["count"] for row in
+            rows(adoption_cypher.UNOWNED_COUNTS, {"labels": list(adoption_cypher.MEMORY_LABELS)})}

@@ -53,7 +53,8 @@ def merge_proposal_page(*, user_id: str | None, type: str | None = None, band: s
         params["older_than"] = params["older_than"] or LATEST
         page = rows(cypher.MERGES_PENDING, params)[0]
         found, count = page["rows"], page["total"]
-    return {"rows": [_merge_row(row) for row in found], "count": count}
+    # A pending SAME_AS another library wrote between unowned entities is counted on the index, not listed.
+    return {"rows": [_merge_row(row) for row in found if row["user_id"]], "count": count}
 
 
 def merge_decided_page(*, user_id: str | None, type: str | None = None, band: str | None = None,
@@ -61,7 +62,7 @@ def merge_decided_page(*, user_id: str | None, type: str | None = None, band: st
     """Return one page of decided merges (confirmed, automatic, rejected), latest decision first."""
     params = {**_merge_params(type=type, band=band, age=age), "user_id": user_id,
               "skip": (page - 1) * per_page, "limit": per_page}
-    return [_merge_row(row) for row in rows(cypher.MERGES_DECIDED, params)]
+    return [_merge_row(row) for row in rows(cypher.MERGES_DECIDED, params) if row["user_id"]]
 
 
 def fact_subject_list(*, user_id: str) -> list[dict]:
@@ -126,7 +127,7 @@ def trace_page(*, user_id: str | None = None, agent_id: str | None = None, sessi
     params = _trace_params(user_id=user_id, agent_id=agent_id, session_id=session_id, outcome=outcome,
                            since=since, until=until)
     found = rows(cypher.TRACES_PAGE, {**params, "skip": (page - 1) * per_page, "limit": per_page})
-    return {"count": scalar(cypher.TRACES_COUNT, params), "rows": found}
+    return {"count": scalar(cypher.TRACES_COUNT, params), "rows": [row for row in found if row["user_id"]]}
 
 
 def trace_get(*, user_id: str, uid: str) -> dict:

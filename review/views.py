@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from memory import services as memory_services
 from memory.kinds import TRACES
-from memory.selectors import subject_find
+from memory.selectors import subject_find, unowned_counts
 from portal.exceptions import NotFound
 from review import selectors, services
 from review.forms import AsOfForm, AuditFilterForm, MergeFilterForm, ReasonForm, TraceFilterForm
@@ -74,7 +74,7 @@ def _subject_or_404(text: str):
 
 @require_GET
 def index(request):
-    return _render(request, "review/index.html", "Review")
+    return _render(request, "review/index.html", "Review", unowned=unowned_counts())
 
 
 # --- merges -----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from django.test import Client
 from neomodel import db
 
 from memory import services
-from memory.adoption import unowned_counts
+from memory.selectors import unowned_counts
 from memory.models import Subject
 from tests.fixtures.nam import nam_graph_load
 
@@ -115,3 +115,29 @@ def test_adopt_owns_every_node_it_can_and_a_rerun_changes_nothing():
         {"identifier": i, "user_id": i, "new": False} for i in IDENTIFIERS]
     assert [row["label"] for row in again["unowned"]] == ["Fact"]
     assert Subject.objects.count() == 3
+
+
+REVIEW_PAGES = ("/admin/", "/admin/review/", "/admin/review/merges/", "/admin/review/merges/decided/",
+                "/admin/review/traces/", "/admin/review/facts/", "/admin/review/audit/")
+
+
+def test_review_pages_answer_on_unowned_nodes_and_after_adoption(staff):
+    nam_graph_load()
+    _, client = staff(*REVIEW_PERMISSIONS)
+    for url in REVIEW_PAGES:
+        assert client.get(url).status_code == 200, url
+    index = client.get("/admin/review/").content.decode()
+    assert "Unowned memory" in index and "Message" in index
+
+    adopt()
+    for url in REVIEW_PAGES:
+        assert client.get(url).status_code == 200, url
+    timeline = client.get("/admin/review/facts/?user=nam-alice&subject=user")
+    assert timeline.status_code == 200 and "works_at" in timeline.content.decode()
+    merges = client.get("/admin/review/merges/").content.decode()
+    assert "Web Summit 2026" in merges
+    traces = client.get("/admin/review/traces/?user=nam-bob").content.decode()
+    assert "Find a vegetarian restaurant in Lisbon" in traces
+    uid, _ = db.cypher_query("MATCH (t:ReasoningTrace {user_id: 'nam-bob'}) RETURN t.uid")
+    detail = client.get(f"/admin/review/traces/nam-bob/{uid[0][0]}/")
+    assert detail.status_code == 200 and "restaurant_search" in detail.content.decode()

@@ -4,6 +4,7 @@ from neomodel import db
 from neo4j.exceptions import ServiceUnavailable
 
 from memory.embeddings import embedding_dimensions
+from memory.selectors import unowned_counts
 from portal import graphdb
 from portal.tasks import graph_ping
 
@@ -22,6 +23,11 @@ class Command(BaseCommand):
         self.stdout.write(f"Neo4j {info['name']} {info['version']} {info['edition']} at {db.url}")
         for row in graphdb.rows("MATCH (n) UNWIND labels(n) AS label RETURN label, count(*) AS n ORDER BY label"):
             self.stdout.write(f"  {row['label']:<16} {row['n']:>10}")
+        unowned = unowned_counts()
+        if unowned:
+            self.stdout.write(self.style.WARNING("Memory nodes without an owner (user_id); adopt_nam owns them:"))
+            for label, count in unowned.items():
+                self.stdout.write(f"  {label:<16} {count:>10}")
         indexes = graphdb.rows("SHOW INDEXES YIELD name, type, state RETURN name, type, state ORDER BY name")
         self.stdout.write(f"{len(indexes)} indexes:")
         for index in indexes:
