@@ -141,3 +141,84 @@ def test_review_pages_answer_on_unowned_nodes_and_after_adoption(staff):
     uid, _ = db.cypher_query("MATCH (t:ReasoningTrace {user_id: 'nam-bob'}) RETURN t.uid")
     detail = client.get(f"/admin/review/traces/nam-bob/{uid[0][0]}/")
     assert detail.status_code == 200 and "restaurant_search" in detail.content.decode()
+
+
+def listed(client, user_id: str, kind: str, field: str) -> list:
+    response = client.get(f"/api/v1/users/{user_id}/{kind}/", {"limit": 200})
+    assert response.status_code == 200, response.content
+    return sorted(item[field] for item in response.json()["items"])
+
+
+def test_each_person_sees_only_their_own_memory_in_the_api_and_the_context(make_agent, api_for):
+    graph = nam_graph_load()
+    people = fixture_view(graph)
+    # An account whose subject id is a NAM identifier already (it answers, with nothing, before adoption).
+    alice = Subject.objects.create(account=get_user_model().objects.create_user(username="alice"),
+                                   user_id="nam-alice")
+    agent, secret = make_agent()
+    services.grant_create(subject=alice, agent=agent)
+    client = api_for(secret)
+    assert listed(client, "nam-alice", "messages", "content") == []
+
+    report = adopt()
+
+    assert [s["new"] for s in report["subjects"]] == [False, True, True]
+    for identifier in ("nam-bob", "nam-carol"):
+        services.grant_create(subject=Subject.objects.get(user_id=identifier), agent=agent)
+    seen = {}
+    for identifier in IDENTIFIERS:
+        person = people[identifier]
+        assert listed(client, identifier, "messages", "content") == person["messages"]
+        assert listed(client, identifier, "entities", "name") == person["entities"]
+        assert listed(client, identifier, "preferences", "preference") == person["preferences"]
+        assert listed(client, identifier, "traces", "task") == person["traces"]
+        for kind in ("messages", "entities", "preferences", "facts", "traces"):
+            for item in client.get(f"/api/v1/users/{identifier}/{kind}/", {"limit": 200}).json()["items"]:
+                assert seen.setdefault(item["uid"], identifier) == identifier
+    # Facts NAM kept about a user (its subject is their identifier) are theirs, about 'user'.
+    assert listed(client, "nam-alice", "facts", "object") == ["Acme Corp", "Lisbon"]
+    assert listed(client, "nam-bob", "facts", "object") == ["chess"]
+
+    response = client.post("/api/v1/context", {"user_id": "nam-bob", "session_id": "nam-bob-session-3",
+                                               "query": "Where can I eat vegetarian food in Lisbon?"}, format="json")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert "loves vegetarian food" in body["context"]
+    assert {"trace", "preference", "message"} <= {item["type"] for item in body["items"]}
+    others = {m for i in ("nam-alice", "nam-carol") for m in people[i]["messages"]} - set(people["nam-bob"]["messages"])
+    assert not [m for m in others if m in body["context"]]
+    assert not {item["id"] for item in body["items"]} - {uid for uid, owner in seen.items() if owner == "nam-bob"}
+
+
+def test_a_person_claims_an_adopted_subject_and_sees_it_on_their_pages():
+    graph = nam_graph_load()
+    people = fixture_view(graph)
+    adopt()
+    account = get_user_model().objects.create_user(username="carol", email="carol@example.com",
+                                                   password="a-long-passphrase-9")
+    call_command("adopt_nam", "--claim", "nam-carol", "--account", "carol@example.com", stdout=io.StringIO())
+    assert Subject.objects.get(user_id="nam-carol").account == account
+    assert not get_user_model().objects.filter(username="nam:nam-carol").exists()
+
+    browser = Client()
+    browser.force_login(account)
+    pages = {kind: browser.get(f"/me/memory/{kind}/") for kind in ("messages", "entities", "preferences")}
+    assert all(page.status_code == 200 for page in pages.values())
+    messages = pages["messages"].content.decode()
+    assert all(text in messages for text in people["nam-carol"]["messages"] if "'" not in text)
+    assert not [text for text in people["nam-alice"]["messages"] if text in messages]
+    assert "Web Summit 2026" in pages["entities"].content.decode()
+    assert "drinks coffee black, no sugar" in pages["preferences"].content.decode()
+
+
+def test_graph_status_counts_unowned_nodes_by_label():
+    graph = nam_graph_load()
+    out = io.StringIO()
+    call_command("graph_status", stdout=out)
+    text = out.getvalue()
+    messages = sum(1 for node in graph["nodes"] if node["labels"] == ["Message"])
+    assert "without an owner" in text and f"Message          {messages:>10}" in text
+    adopt()
+    out = io.StringIO()
+    call_command("graph_status", stdout=out)
+    assert f"Fact             {1:>10}" in out.getvalue().split("without an owner")[1]
