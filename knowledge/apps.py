@@ -10,4 +10,5 @@ class KnowledgeConfig(AppConfig):
 
         # Only knowledge knows memory: it adds its section to the context the way admin.site.register adds a page.
         context_section_register(ContextSection(name="knowledge", header="Knowledge:", default_limit=5,
-                                                provide=knowledge_context_section, item_type="knowledge"))
+                                                provide=knowledge_context_section, item_type="knowledge",
+                                                scope="knowledge:read"))

@@ -36,13 +36,17 @@ QUERY_MESSAGES = 3
 
 @dataclass(frozen=True)
 class ContextSection:
-    """A section another app fills: `provide(agent=, request=, query=, embedding=, limit=)` returns items."""
+    """A section another app fills: `provide(agent=, request=, query=, embedding=, limit=)` returns items.
+
+    An agent without `scope` may not ask for it.
+    """
 
     name: str
     header: str
     default_limit: int
     provide: Callable[..., list[dict]]
     item_type: str
+    scope: str
 
 
 PROVIDED: dict[str, ContextSection] = {}
@@ -60,6 +64,11 @@ def sections() -> dict[str, str]:
 
 def default_limits() -> dict[str, int]:
     return {**DEFAULT_LIMITS, **{name: section.default_limit for name, section in PROVIDED.items()}}
+
+
+def sections_refused(*, agent: Agent, include: dict[str, bool]) -> list[str]:
+    """Return the provided sections asked for that the agent lacks the scope of."""
+    return [name for name, section in PROVIDED.items() if include.get(name) and section.scope not in agent.scopes]
 
 
 def include_defaults() -> dict[str, bool]:

@@ -11,7 +11,7 @@ from memory.api import serializers as s
 from memory.api.authentication import AgentTokenAuthentication
 from memory.api.permissions import HasScope
 from memory.api.throttling import AgentRateThrottle
-from memory.context import ContextRequest, context_build
+from memory.context import PROVIDED, ContextRequest, context_build, sections_refused
 from memory.kinds import kind_get
 from portal.exceptions import AccessDenied, ApplicationError
 
@@ -69,8 +69,10 @@ class ContextBuildApi(AgentApi):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         args = data.validated_data
-        if args.get("include", {}).get("knowledge") and "knowledge:read" not in self.agent.scopes:
-            raise AccessDenied("This agent lacks the 'knowledge:read' scope.", {"include": ["knowledge"]})
+        refused = sections_refused(agent=self.agent, include=args.get("include", {}))
+        if refused:
+            scopes = ", ".join(f"'{PROVIDED[name].scope}'" for name in refused)
+            raise AccessDenied(f"This agent lacks the {scopes} scope.", {"include": refused})
         subject = self.subject(args["user_id"])
         categories = selectors.consented_categories(subject=subject, agent=self.agent)
         context_request = ContextRequest(
