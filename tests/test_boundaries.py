@@ -1,0 +1,186 @@
+"""The boring guarantees, for every endpoint and page at once: a new one inherits them here.
+
+The URL patterns are read from the URLconf, so a pattern this file does not know how to call fails
+`test_every_pattern_is_covered` until it is added below. For the agent API: no token is a 401 in
+the one error shape; a person the agent may not act for is the same 403 whether they exist or not;
+another person's item is the same 404 as a missing one. For "My memory" (/me/): sign-in is required,
+and another person's ids are the same 404 as missing ones. For staff review: staff only, and each
+page refuses a staff member without its permission.
+"""
+
+import uuid
+
+import pytest
+from django.contrib import admin
+from django.test import Client
+from django.urls import get_resolver, reverse
+from rest_framework.test import APIClient
+
+from governance import services as governance_services
+from memory import services
+from memory.selectors import item_list
+from review.urls import review_urls
+from tests.memory.test_graph import say
+
+pytestmark = pytest.mark.django_db
+MISSING = "no-such-id"
+
+# How an agent calls each API endpoint: method, path (with {trace} and {fact} of the person named by
+# {user}) and body (with {user}); None where the endpoint serves no one person.
+API = {
+    "memory-api:context": ("post", "/api/v1/context", {"user_id": "{user}", "query": "hello"}),
+    "memory-api:message_append": ("post", "/api/v1/conversations/s1/messages",
+                                  {"user_id": "{user}", "messages": [{"role": "user", "content": "hello"}]}),
+    "memory-api:trace_start": ("post", "/api/v1/traces", {"user_id": "{user}", "session_id": "s1", "task": "t"}),
+    "memory-api:trace_step_add": ("post", "/api/v1/traces/{trace}/steps", {"user_id": "{user}", "thought": "t"}),
+    "memory-api:trace_complete": ("post", "/api/v1/traces/{trace}/complete",
+                                  {"user_id": "{user}", "outcome": "done", "success": True}),
+    "memory-api:item_list": ("get", "/api/v1/users/{user}/facts/", None),
+    "memory-api:item_detail": ("get", "/api/v1/users/{user}/facts/{fact}", None),
+    "knowledge-api:search": ("post", "/api/v1/knowledge/search", {"profile": "any", "query": "hello"}),
+}
+NOBODY = {"knowledge-api:search"}
+WITH_ITEM = {"memory-api:trace_step_add", "memory-api:trace_complete", "memory-api:item_detail"}
+# Pages of /me/ that are public by design: an account deletion's receipt, found by its unguessable id.
+PUBLIC = {"governance:account_deleted"}
+
+
+def _patterns(namespace: str) -> dict:
+    _, resolver = get_resolver().namespace_dict[namespace]
+    return {f"{namespace}:{p.name}": p for p in resolver.url_patterns}
+
+
+def _names(namespace: str) -> list[str]:
+    return list(_patterns(namespace))
+
+
+def _fill(value, mapping: dict):
+    if isinstance(value, str):
+        return value.format(**mapping)
+    if isinstance(value, dict):
+        return {k: _fill(v, mapping) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, mapping) for v in value]
+    return value
+
+
+def _call(client, name: str, **mapping):
+    method, path, body = API[name]
+    return getattr(client, method)(_fill(path, mapping), _fill(body, mapping) if body else None, format="json")
+
+
+@pytest.fixture
+def people(make_subject, make_agent, api_for):
+    """Alice and Bob, each with an agent of their own and memory written through the API and the worker's step."""
+    found = {}
+    for name in ("alice", "bob"):
+        subject = make_subject()
+        agent, secret = make_agent()
+        services.grant_create(subject=subject, agent=agent)
+        api = api_for(secret)
+        message = say(api, subject.user_id, "Moved.", facts=[
+            {"subject": "user", "predicate": "RESIDES_AT", "object": f"{name}ville", "valid_from": "2024-06-01"}])
+        trace = api.post("/api/v1/traces", {"user_id": subject.user_id, "session_id": "s1", "task": "look"},
+                         format="json").json()["uid"]
+        page = Client()
+        page.force_login(subject.account)
+        export = governance_services.export_build(
+            job_id=governance_services.export_request(subject=subject).pk)
+        erasure = governance_services.erasure_request(subject=subject, scope="category", category="reasoning")
+        fact = item_list(user_id=subject.user_id, kind="facts")["items"][0]["uid"]
+        conversation = page.get("/me/conversations/").context["conversations"][0]["uid"]
+        found[name] = {"subject": subject, "agent": agent, "api": api, "page": page, "message": message,
+                       "trace": trace, "fact": fact, "conversation": conversation, "export": export.public_id,
+                       "erasure": erasure.public_id}
+    return found
+
+
+def test_every_pattern_is_covered():
+    assert sorted(_names("memory-api") + _names("knowledge-api")) == sorted(API)
+    # /me/ and review patterns are reversed below from their own converters; these are the ones filled.
+    converters = {key for p in _patterns("governance").values() for key in p.pattern.converters}
+    assert converters <= {"kind", "category", "uid", "agent_id", "public_id"}
+
+
+@pytest.mark.parametrize("name", sorted(API))
+def test_every_api_endpoint_refuses_a_caller_without_a_valid_token(name, db):
+    for client in (APIClient(), APIClient(HTTP_AUTHORIZATION="Bearer mp_nothing_here")):
+        response = _call(client, name, user="someone", trace=MISSING, fact=MISSING)
+        assert response.status_code == 401, name
+        assert set(response.json()) == {"message", "extra"}
+
+
+@pytest.mark.parametrize("name", sorted(set(API) - NOBODY))
+def test_every_api_endpoint_refuses_a_person_it_may_not_act_for_whether_they_exist_or_not(name, people):
+    alice, bob = people["alice"], people["bob"]
+    real = _call(alice["api"], name, user=bob["subject"].user_id, trace=bob["trace"], fact=bob["fact"])
+    invented = _call(alice["api"], name, user="nobody-at-all", trace=bob["trace"], fact=bob["fact"])
+    assert real.status_code == invented.status_code == 403, name
+    assert real.json()["message"] == invented.json()["message"]
+
+
+@pytest.mark.parametrize("name", sorted(WITH_ITEM))
+def test_another_persons_item_is_the_same_404_as_a_missing_one(name, people):
+    alice, bob = people["alice"], people["bob"]
+    user = alice["subject"].user_id
+    guessed = _call(alice["api"], name, user=user, trace=bob["trace"], fact=bob["fact"])
+    missing = _call(alice["api"], name, user=user, trace=MISSING, fact=MISSING)
+    assert guessed.status_code == missing.status_code == 404, name
+    assert guessed.json() == missing.json()
+
+
+def _page_kwargs(name: str, owner: dict | None) -> dict:
+    """Fill a /me/ pattern's parameters with the owner's real ids, or with missing ones when owner is None."""
+    pattern = _patterns("governance")[name]
+    values = {"kind": "facts", "category": "history"}
+    if owner is None:
+        values |= {"uid": MISSING, "agent_id": "no-such-agent", "public_id": uuid.uuid4()}
+    else:
+        erasure = name in ("governance:erasure_detail", "governance:account_deleted")
+        values |= {"uid": owner["conversation"] if "conversation" in name else owner["fact"],
+                   "agent_id": owner["agent"].agent_id, "public_id": owner["erasure" if erasure else "export"]}
+    return {key: values[key] for key in pattern.pattern.converters}
+
+
+def _visit(client, url):
+    response = client.get(url)
+    return client.post(url) if response.status_code == 405 else response
+
+
+@pytest.mark.parametrize("name", _names("governance"))
+def test_every_page_of_my_memory_needs_sign_in(name, people):
+    url = reverse(name, kwargs=_page_kwargs(name, people["bob"]))
+    response = _visit(Client(), url)
+    if name in PUBLIC:
+        assert response.status_code == 404  # an erasure of one category is no account deletion
+    else:
+        assert response.status_code == 302 and response.url.startswith("/accounts/login/"), name
+
+
+WITH_IDS = [name for name, p in _patterns("governance").items() if set(p.pattern.converters) - {"kind", "category"}]
+
+
+@pytest.mark.parametrize("name", WITH_IDS)
+def test_another_persons_ids_on_my_memory_are_the_same_404_as_missing_ones(name, people):
+    alice, bob = people["alice"], people["bob"]
+    kwargs = _page_kwargs(name, bob)
+    guessed = _visit(alice["page"], reverse(name, kwargs=kwargs))
+    missing = _visit(alice["page"], reverse(name, kwargs=_page_kwargs(name, None)))
+    assert guessed.status_code == missing.status_code == 404, name
+    if name not in PUBLIC:
+        assert _visit(bob["page"], reverse(name, kwargs=kwargs)).status_code in (200, 302), name
+
+
+REVIEW = sorted(p.name for p in review_urls(admin.site))
+
+
+@pytest.mark.parametrize("name", REVIEW)
+def test_every_review_page_is_for_staff_with_its_permission(name, make_subject, staff):
+    pattern = next(p for p in review_urls(admin.site) if p.name == name)
+    url = reverse(f"admin:{name}", kwargs={key: "x" for key in pattern.pattern.converters})
+    assert _visit(Client(), url).status_code == 302, name
+    person = Client()
+    person.force_login(make_subject().account)
+    assert _visit(person, url).status_code == 302, name
+    _, bare = staff()
+    assert _visit(bare, url).status_code == (200 if name == "review_index" else 403), name
