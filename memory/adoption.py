@@ -335,9 +335,11 @@ def nam_plan() -> Plan:
 
 
 def _subjects_create(plan: Plan) -> None:
+    accounts = get_user_model().objects
     for identifier in plan.new_subjects:
-        account = get_user_model().objects.create_user(
-            username=f"{PLACEHOLDER_PREFIX}{identifier}"[:150], email=identifier if "@" in identifier else "")
+        # An address someone already signed up with is left to a staff claim: emails stay unique.
+        email = identifier if "@" in identifier and not accounts.filter(email__iexact=identifier).exists() else ""
+        account = accounts.create_user(username=f"{PLACEHOLDER_PREFIX}{identifier}"[:150], email=email)
         Subject.objects.create(account=account, user_id=plan.subjects[identifier])
         audit_record(actor="adopt_nam", action="subject.adopt", user_id=plan.subjects[identifier],
                      target_type="subject", after={"writer": "neo4j-agent-memory"})

@@ -6,12 +6,12 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, override_settings
 from neomodel import db
 
 from memory import services
-from memory.selectors import unowned_counts
 from memory.models import Subject
+from memory.selectors import unowned_counts
 from tests.fixtures.nam import nam_graph_load
 
 pytestmark = pytest.mark.django_db
@@ -222,3 +222,29 @@ def test_graph_status_counts_unowned_nodes_by_label():
     out = io.StringIO()
     call_command("graph_status", stdout=out)
     assert f"Fact             {1:>10}" in out.getvalue().split("without an owner")[1]
+
+
+def test_a_nam_user_named_by_email_claims_their_subject_by_resetting_the_password(client, mailoutbox):
+    people = fixture_view(nam_graph_load())
+    # NAM identifies this person by email (the fixture's users have plain identifiers).
+    db.cypher_query("MATCH (u:User {identifier: 'nam-carol'}) SET u.identifier = 'carol@example.com' "
+                    "WITH u MATCH (u)-[:HAS_CONVERSATION]->(c) SET c.user_identifier = u.identifier")
+    report = adopt()
+    user_id = next(s["user_id"] for s in report["subjects"] if s["identifier"] == "carol@example.com")
+    assert user_id != "carol@example.com" and report["adopted"]["Message"][user_id] == len(people["nam-carol"]["messages"])
+    subject = Subject.objects.get(user_id=user_id)
+    assert subject.account.email == "carol@example.com" and not subject.account.has_usable_password()
+
+    response = client.post("/accounts/password/reset/", {"email": "carol@example.com"})
+    assert response.status_code == 302
+    assert len(mailoutbox) == 1 and mailoutbox[0].to == ["carol@example.com"]
+
+
+def test_embeddings_of_the_configured_size_are_kept_and_others_recomputed():
+    graph = nam_graph_load()
+    sizes = {len(value) for node in graph["nodes"] for key, value in node["properties"].items()
+             if key in ("embedding", "task_embedding")}
+    assert sizes == {64}
+    assert adopt("--dry-run")["embeddings_recomputed"] > 0
+    with override_settings(EMBEDDER="openai", OPENAI_EMBEDDING_DIMENSIONS=64):
+        assert adopt("--dry-run")["embeddings_recomputed"] == 0
