@@ -4,8 +4,8 @@ The URL patterns are read from the URLconf, so a pattern this file does not know
 `test_every_pattern_is_covered` until it is added below. For the agent API: no token is a 401 in
 the one error shape; a person the agent may not act for is the same 403 whether they exist or not;
 another person's item is the same 404 as a missing one. For "My memory" (/me/): sign-in is required,
-and another person's ids are the same 404 as missing ones. For staff review: staff only, and each
-page refuses a staff member without its permission.
+and another person's ids are the same 404 as missing ones. For the staff pages (review, staff
+erasure): staff only, and each page refuses a staff member without its permission.
 """
 
 import uuid
@@ -171,13 +171,15 @@ def test_another_persons_ids_on_my_memory_are_the_same_404_as_missing_ones(name,
         assert _visit(bob["page"], reverse(name, kwargs=kwargs)).status_code in (200, 302), name
 
 
-REVIEW = sorted(p.name for p in review_urls(admin.site))
+# Staff pages: every review page, and the staff erasure the governance admin adds.
+STAFF = {p.name: p for p in review_urls(admin.site)} | {
+    p.name: p for model_admin in admin.site._registry.values() for p in model_admin.get_urls()
+    if p.name and p.name.startswith("governance_") and not p.name.startswith("governance_erasurejob_")}
 
 
-@pytest.mark.parametrize("name", REVIEW)
-def test_every_review_page_is_for_staff_with_its_permission(name, make_subject, staff):
-    pattern = next(p for p in review_urls(admin.site) if p.name == name)
-    url = reverse(f"admin:{name}", kwargs={key: "x" for key in pattern.pattern.converters})
+@pytest.mark.parametrize("name", sorted(STAFF))
+def test_every_staff_page_is_for_staff_with_its_permission(name, make_subject, staff):
+    url = reverse(f"admin:{name}", kwargs={key: "x" for key in STAFF[name].pattern.converters})
     assert _visit(Client(), url).status_code == 302, name
     person = Client()
     person.force_login(make_subject().account)
