@@ -64,8 +64,16 @@ def test_dry_run_reports_by_label_and_person_and_changes_nothing():
     before = graph_snapshot()
 
     report = adopt("--dry-run")
+    out = io.StringIO()
+    call_command("adopt_nam", "--dry-run", stdout=out)
 
     assert graph_snapshot() == before
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Would adopt (dry run):"
+    messages = ", ".join(f"{i}: {len(people[i]['messages'])}" for i in IDENTIFIERS)
+    assert any(line.split()[:2] == ["Message", str(sum(len(p["messages"]) for p in people.values()))]
+               and line.endswith(f"({messages})") for line in lines)
+    assert "Cannot own 1 (left as they are):" in lines
     assert Subject.objects.count() == 0
     assert report["dry_run"] is True
     assert [(s["identifier"], s["user_id"], s["new"]) for s in report["subjects"]] == [
@@ -136,6 +144,16 @@ def test_review_pages_answer_on_unowned_nodes_and_after_adoption(staff):
     assert timeline.status_code == 200 and "works_at" in timeline.content.decode()
     merges = client.get("/admin/review/merges/").content.decode()
     assert "Web Summit 2026" in merges
+    # NAM's pending SAME_AS is now one person's proposal, decided like any other.
+    pair, _ = db.cypher_query("MATCH (a:Entity)-[s:SAME_AS {status: 'pending'}]->(b:Entity) "
+                              "RETURN a.user_id, a.uid, b.uid, b.user_id")
+    (user_id, from_uid, into_uid, into_owner), = pair
+    assert user_id == into_owner == "nam-carol"
+    response = client.post("/admin/review/merges/approve/", {"decide": f"{user_id}|{from_uid}>{into_uid}"})
+    assert response.status_code == 302
+    decided, _ = db.cypher_query("MATCH ()-[s:SAME_AS]->(b:Entity {uid: $uid}) RETURN s.status, b.aliases",
+                                 {"uid": into_uid})
+    assert decided == [["confirmed", ["Web Summit 2026"]]]
     traces = client.get("/admin/review/traces/?user=nam-bob").content.decode()
     assert "Find a vegetarian restaurant in Lisbon" in traces
     uid, _ = db.cypher_query("MATCH (t:ReasoningTrace {user_id: 'nam-bob'}) RETURN t.uid")
