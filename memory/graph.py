@@ -66,6 +66,7 @@ class MemoryNode(StructuredNode):
 
     uid = UniqueIdProperty()
     user_id = StringProperty(required=True, index=True)
+    nam_id = StringProperty(help_text="neo4j-agent-memory's id of a node adopt_nam adopted (its copies keep it too).")
 
 
 class User(MemoryNode):
@@ -173,6 +174,7 @@ class Fact(MemoryNode):
     expired_at = DateTimeNeo4jFormatProperty()
     status = StringProperty(default="current", choices={s: s for s in FACT_STATUSES}, index=True)
     first_key = StringProperty(help_text="The order key of its earliest statement.")
+    nam_subject = StringProperty(help_text="The subject neo4j-agent-memory gave it: the NAM user's identifier.")
     about = RelationshipTo("Entity", "ABOUT")
     extracted_from = RelationshipTo("Message", "EXTRACTED_FROM", model=ExtractedFrom)
     superseded_by = RelationshipTo("Fact", "SUPERSEDED_BY", cardinality=ZeroOrOne, model=SupersededBy)
