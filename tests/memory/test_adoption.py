@@ -266,3 +266,31 @@ def test_embeddings_of_the_configured_size_are_kept_and_others_recomputed():
     assert adopt("--dry-run")["embeddings_recomputed"] > 0
     with override_settings(EMBEDDER="openai", OPENAI_EMBEDDING_DIMENSIONS=64):
         assert adopt("--dry-run")["embeddings_recomputed"] == 0
+
+
+# What NAM 0.8.0's CREATE_MESSAGE writes when its agent goes on talking after adoption (the tail found
+# by NEXT_MESSAGE, as NAM finds it).
+NAM_MESSAGE_APPEND = """
+MATCH (c:Conversation {session_id: $session_id})
+MATCH (c)-[:HAS_MESSAGE]->(last:Message) WHERE NOT (last)-[:NEXT_MESSAGE]->()
+CREATE (m:Message {id: randomUUID(), role: 'user', content: $content, timestamp: datetime(), metadata: '{}'})
+CREATE (c)-[:HAS_MESSAGE]->(m)
+CREATE (last)-[:NEXT_MESSAGE]->(m)
+"""
+
+
+def test_a_rerun_adopts_only_what_nam_wrote_since(make_agent, api_for):
+    nam_graph_load()
+    adopt()
+    last_seq, _ = db.cypher_query("MATCH (c:Conversation {session_id: 'nam-alice-session-1'}) RETURN c.last_seq")
+    db.cypher_query(NAM_MESSAGE_APPEND, {"session_id": "nam-alice-session-1", "content": "I adopted a cat, Miso."})
+
+    report = adopt()
+
+    assert report["adopted"] == {"Message": {"nam-alice": 1}} and report["copies"] == {"Entity": 0, "Preference": 0}
+    found, _ = db.cypher_query("MATCH (c:Conversation {session_id: 'nam-alice-session-1'})-[:HAS_MESSAGE]->"
+                               "(m:Message {content: 'I adopted a cat, Miso.'}) RETURN m.user_id, m.seq, c.last_seq")
+    assert found == [["nam-alice", last_seq[0][0] + 1, last_seq[0][0] + 1]]
+    agent, secret = make_agent()
+    services.grant_create(subject=Subject.objects.get(user_id="nam-alice"), agent=agent)
+    assert "I adopted a cat, Miso." in listed(api_for(secret), "nam-alice", "messages", "content")
