@@ -45,7 +45,7 @@ TOKEN = re.compile(
     r"(?P<initialism>(?:[A-Z]\.){2,})"
     r"|(?P<title>\b(?:" + "|".join(t.capitalize() for t in english.TITLES) + r")\.)"
     r"|(?P<initial>\b[A-Z]\.(?=\s+[A-Z]))"
-    r"|(?P<word>\w+(?:[-&]\w+)*\+?)"
+    r"|(?P<word>\b[AP]M(?=[A-Z][a-z])|\w+(?:[-&]\w+)*\+?)"  # a time's "PM" glued to the next word: "9:15 PMAlamo"
     r"|(?P<punct>[^\w\s])"
 )
 NEGATION = re.compile(english.NEGATION)
@@ -54,6 +54,9 @@ UNASSERTED = re.compile(rf"{english.NEGATION}|{english.ENDED}|{english.HEDGE}")
 # still be typed.
 NEGATION_WORDS = re.compile(r"\b(?:do|does|did)\s+not\b|\b(?:do|does|did)n['’]t\b|\bno longer\b|\bnot\b|\bnever\b|"
                             r"n['’]t\b|\bcannot\b|\b(?:might|could|should|may|must)\b|" + english.ENDED)
+# A turn where someone speaks of themself or to the listener ("my car", "a road trip we took", "your phone"): its
+# unnamed things are nothing in particular to remember; they stay the objects of facts, never entities.
+PERSONAL = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Uu]s|[Oo]ur|[Oo]urs|[Yy]ou|[Yy]our|[Yy]ours)\b")
 COORDINATION = re.compile(r"\s*,?\s+and\s+(?=[a-z])")
 ATTRIBUTE_VALUE = r"\s+(?:is|was|are|were|has been|remains|stays)\s+(?:now\s+|currently\s+|still\s+|set to\s+)?(?P<value>.+)$"
 POSSESSIVE_ATTRIBUTE = re.compile(r"['’]s?\s+(?P<attr>[a-z]+(?: [a-z]+)?)" + ATTRIBUTE_VALUE)
@@ -238,21 +241,25 @@ class _Document:
         self.reference_date = reference_date
         self.sentences = _sentences([
             _Token(m.group(), m.start(), m.end(), m.lastgroup) for m in TOKEN.finditer(text)
-        ])
+        ], text)
         self.entities: list[_Entity] = []
         self.slots: list[_Slot] = []
         self.relations: list[tuple[_Entity, str, _Entity, float, int]] = []
         self.speaker_facts: list[tuple[str, _Entity, float, int]] = []
         self.attributes: list[tuple[_Entity, str, str, int]] = []
         self.tentative: set[int] = set()
+        self.unnamed: set[int] = set()
         self.speaker_attributes: list[tuple[str, str, int]] = []
 
     def read(self) -> None:
         names = self._capitalised_names()
         for sentence in self.sentences:
             found_names = names.get(id(sentence), [])
-            for found in sorted(found_names + self._noun_phrases(sentence, found_names), key=lambda n: n.start):
-                self._register(*found)
+            phrases = self._noun_phrases(sentence, found_names)
+            for found in sorted(found_names + phrases, key=lambda n: n.start):
+                entity = self._register(*found)
+                if found in phrases and PERSONAL.search(self._turn_text(found.start)):
+                    self.unnamed.add(id(entity))
         self._resolve_initialisms()
         for sentence in self.sentences:
             sentence_slots = self._slots(sentence, names.get(id(sentence), []))
@@ -427,8 +434,8 @@ class _Document:
                 self._refer(slots, first, end, "plural", lambda e, t=wanted: e.type == t, 2)
             elif word in ("the", "this", "that") and i + 1 < len(sentence) and sentence[i + 1].kind == "word":
                 noun = sentence[i + 1]
-                if noun.capitalised or noun.start in taken:
-                    continue
+                if noun.capitalised or noun.start in taken or (word != "the" and singular(noun.lower) != noun.lower):
+                    continue  # "this" and "that" take a singular noun: in "That sounds great" the word is a verb
                 head = singular(noun.lower)
                 if self._refer(slots, token.start, noun.end, "nominal",
                                lambda e, h=head: singular(name_tokens(e.name)[-1]) == h if name_tokens(e.name) else False, 1,
@@ -601,7 +608,9 @@ class _Document:
             if relation in SYMMETRIC:
                 seen.add((target.name, relation, source.name))
             when = self._date_near(position)
-            relations.append(ExtractedRelation(source.name, relation, target.name, confidence, when, self._sentence_text(position)))
+            if not {id(source), id(target)} & self.unnamed:
+                relations.append(ExtractedRelation(source.name, relation, target.name, confidence, when,
+                                                   self._sentence_text(position)))
             facts.append(_fact(source.name, relation, target.name, confidence, when))
         for relation, target, confidence, position in self.speaker_facts:
             if by_person and position >= offset and ("user", relation, target.name) not in seen:
@@ -619,6 +628,8 @@ class _Document:
         involved |= {f.subject for f in facts} | {f.object for f in facts}
         entities = []
         for entity in self.entities:
+            if id(entity) in self.unnamed:
+                continue
             mentions = [ExtractedMention(m.text, m.start - offset, m.end - offset, m.confidence)
                         for m in sorted(entity.mentions, key=lambda m: m.start) if m.start >= offset]
             if entity.name not in involved and all(m.start in self.tentative for m in entity.mentions):
@@ -632,6 +643,12 @@ class _Document:
             entities=entities, relations=relations, facts=facts,
             preferences=_preferences(self.text[offset:]) if by_person else [], extractor=extractor,
         )
+
+    def _turn_text(self, position: int) -> str:
+        """Return the turn (the paragraph) holding `position`."""
+        start = self.text.rfind("\n\n", 0, position)
+        end = self.text.find("\n\n", position)
+        return self.text[start + 1 if start >= 0 else 0:end if end >= 0 else len(self.text)]
 
     def _sentence_bounds(self, position: int) -> tuple[int, int]:
         for sentence in self.sentences:
@@ -691,9 +708,13 @@ def _verb_follows(sentence: list[_Token], index: int) -> str | None:
     return sentence[index].lower if index < len(sentence) and sentence[index].lower in english.CLAUSE_VERBS else None
 
 
-def _sentences(tokens: list[_Token]) -> list[list[_Token]]:
+def _sentences(tokens: list[_Token], text: str) -> list[list[_Token]]:
+    """Split tokens at sentence ends and at line breaks: a turn or a line of chat ends its sentence."""
     sentences, current = [], []
     for token in tokens:
+        if current and "\n" in text[current[-1].end:token.start]:
+            sentences.append(current)
+            current = []
         current.append(token)
         if token.kind == "punct" and token.text in ".!?":
             sentences.append(current)

@@ -453,3 +453,23 @@ def test_a_planned_event_is_not_yet_taken_part_in():
     assert facts(extract("I went to a transgender conference last month.")) == {
         ("user", "PARTICIPATED_IN", "transgender conference"),
     }
+
+
+def test_a_line_break_ends_a_name_and_a_glued_time_does_not_start_one():
+    result = extract("Scream plays at Cinemark 17 and 9:15 PMAlamo Drafthouse Cinema Mueller",
+                     context=[Turn(role="user", content="I am in Davis, California")])
+    assert "Alamo Drafthouse Cinema Mueller" in types(result)
+    assert not any("\n" in e.name or e.name.startswith("PM") for e in result.entities)
+    assert "California\n\nScream" not in types(extract("California\n\nScream plays at nine."))
+
+
+def test_unnamed_things_of_a_personal_turn_are_no_entities_but_stay_the_objects_of_facts():
+    result = extract("Hi, my car just died out there. Just got back from a family road trip yesterday.")
+    assert result.entities == []
+    assert ("user", "PARTICIPATED_IN", "family road trip") in facts(result)
+    assert [e.surface_forms for e in extract("The trust owns four minibuses.").entities] == [["minibuses", "four minibuses"]]
+
+
+def test_this_and_that_take_a_singular_noun():
+    result = extract("That sounds great!", context=[Turn(role="assistant", content='The band was "Summer Sounds".')])
+    assert result.entities == []
