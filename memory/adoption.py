@@ -380,6 +380,7 @@ def _graph_write(plan: Plan) -> None:
         for link in links:
             for end in ("start", "end"):
                 link[end] = copy_of.get((link[end], link["user_id"]), link[end])
+    db.cypher_query(cypher.ENTITY_SOURCES_MAP, {"nodes": plan.entity_nodes + list(copy_of.values())})
     db.cypher_query(cypher.ENTITY_LABELS_DROP, {"nodes": plan.entity_nodes})
     db.cypher_query(cypher.LINKS_ADOPT, {"rows": plan.links_adopt})
     for type_, links in plan.links_copy.items():

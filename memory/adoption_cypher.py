@@ -154,6 +154,27 @@ CREATE (u)-[:HAS_PREFERENCE]->(copy)
 DELETE old
 """
 
+# NAM records where an entity came from as (Entity)-[:EXTRACTED_FROM]->(Message) and positions as
+# start_pos/end_pos; the portal has one link, (Message)-[:MENTIONS {confidence, start, end}]->(Entity).
+ENTITY_SOURCES_MAP = """
+UNWIND $nodes AS node
+MATCH (e:Entity) WHERE elementId(e) = node
+CALL (e) {
+  MATCH (e)-[old:EXTRACTED_FROM]->(m:Message)
+  MERGE (m)-[r:MENTIONS]->(e)
+    ON CREATE SET r.confidence = old.confidence, r.start = old.start_pos, r.end = old.end_pos
+  DELETE old
+  RETURN count(*) AS sourced
+}
+CALL (e) {
+  MATCH (:Message)-[r:MENTIONS]->(e) WHERE r.start_pos IS NOT NULL OR r.end_pos IS NOT NULL
+  SET r.start = coalesce(r.start, r.start_pos), r.end = coalesce(r.end, r.end_pos)
+  REMOVE r.start_pos, r.end_pos
+  RETURN count(*) AS renamed
+}
+RETURN count(*) AS mapped
+"""
+
 ENTITY_LABELS_DROP = """
 UNWIND $nodes AS node
 MATCH (n:Entity) WHERE elementId(n) = node

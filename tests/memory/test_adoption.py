@@ -113,6 +113,13 @@ def test_adopt_owns_every_node_it_can_and_a_rerun_changes_nothing():
     cross, _ = db.cypher_query("MATCH (m:Message)-[:MENTIONS]->(e:Entity) WHERE m.user_id <> e.user_id "
                                "RETURN count(*)")
     assert cross[0][0] == 0
+    # NAM's entity provenance (Entity)-[:EXTRACTED_FROM]->(Message) is the portal's MENTIONS.
+    sourced, _ = db.cypher_query("MATCH (:Entity)-[r:EXTRACTED_FROM]->() RETURN count(r)")
+    summit, _ = db.cypher_query("MATCH (m:Message)-[:MENTIONS]->(:Entity {name: 'Web Summit 2026'}) "
+                                "RETURN m.user_id, m.content")
+    assert sourced[0][0] == 0 and summit == [["nam-carol", "Web Summit 2026, in November."]]
+    labels, _ = db.cypher_query("MATCH (e:Entity) RETURN collect(DISTINCT labels(e))")
+    assert labels[0][0] == [["Entity"]]
     dims, _ = db.cypher_query("MATCH (m:Message) RETURN collect(DISTINCT size(m.embedding))")
     assert dims[0][0] == [384]
 
