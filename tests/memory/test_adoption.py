@@ -183,7 +183,15 @@ def test_each_person_sees_only_their_own_memory_in_the_api_and_the_context(make_
     agent, secret = make_agent()
     services.grant_create(subject=alice, agent=agent)
     client = api_for(secret)
-    assert listed(client, "nam-alice", "messages", "content") == []
+    for kind, field in (("messages", "content"), ("entities", "name"), ("preferences", "preference"),
+                        ("facts", "object"), ("traces", "task")):
+        assert listed(client, "nam-alice", kind, field) == []
+    before = client.post("/api/v1/context", {"user_id": "nam-alice", "query": "Where do I live?"}, format="json")
+    assert before.status_code == 200 and before.json()["items"] == []
+    browser = Client()
+    browser.force_login(alice.account)
+    assert browser.get("/me/").status_code == 200
+    assert browser.get("/me/memory/messages/").status_code == 200
 
     report = adopt()
 
@@ -200,6 +208,7 @@ def test_each_person_sees_only_their_own_memory_in_the_api_and_the_context(make_
         for kind in ("messages", "entities", "preferences", "facts", "traces"):
             for item in client.get(f"/api/v1/users/{identifier}/{kind}/", {"limit": 200}).json()["items"]:
                 assert seen.setdefault(item["uid"], identifier) == identifier
+    assert "I moved to Lisbon last spring" in browser.get("/me/memory/messages/").content.decode()
     # Facts NAM kept about a user (its subject is their identifier) are theirs, about 'user'.
     assert listed(client, "nam-alice", "facts", "object") == ["Acme Corp", "Lisbon"]
     assert listed(client, "nam-bob", "facts", "object") == ["chess"]
