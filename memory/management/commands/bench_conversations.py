@@ -134,7 +134,8 @@ class Command(BaseCommand):
 
         self.stdout.write(json.dumps({
             "benchmark": "conversations", "dataset": "locomo", "conversations": [c["id"] for c in conversations],
-            "user_ids": {c: s.user_id for c, s in people.items()}, "sessions": replay["sessions"], "turns": replay["turns"], "message_times": replay["message_times"],
+            "user_ids": {c: s.user_id for c, s in people.items()}, "sessions": replay["sessions"],
+            "turns": replay["turns"], "message_times": replay["message_times"],
             "workers": None if options["url"] else options["workers"], "append_retries": dict(self.retries),
             "request": {"limits": {"messages": options["messages"]}} if options["messages"] else "default",
             **recall_summary(answers=answers),
@@ -220,14 +221,15 @@ class Command(BaseCommand):
 
     def _append(self, client, user_id, conversation, session, turns, times):
         """Append turns, with their session's time while the API accepts `created_at`; return the stored ones."""
-        messages = [{"role": conversation["roles"][t["speaker"]], "content": t["text"], "client_message_id": t["dia_id"]}
-                    for t in turns]
+        messages = [{"role": conversation["roles"][t["speaker"]], "content": t["text"],
+                     "client_message_id": t["dia_id"]} for t in turns]
         path = f"/api/v1/conversations/{conversation['id']}-s{session['number']}/messages"
         if times["accepted"]:
             stamp = session["date"].isoformat()
             status, body = self._post_retrying(client, path, {
                 "user_id": user_id, "messages": [{**m, "created_at": stamp} for m in messages]})
-            if status == 400 and "created_at" in json.dumps(body.get("extra", {})) and "Unknown field" in json.dumps(body):
+            refused = json.dumps(body.get("extra", {}))
+            if status == 400 and "created_at" in refused and "Unknown field" in refused:
                 times["accepted"] = False
         if not times["accepted"]:
             status, body = self._post_retrying(client, path, {"user_id": user_id, "messages": messages})
