@@ -89,8 +89,23 @@ DEMONYMS = {
 # Words that make a name a place wherever they stand in it ("Alamo Drafthouse Cinema South Lamar").
 VENUE_WORDS = {"cinema", "cinemas", "theatre", "theater", "restaurant", "cafe", "café", "diner", "bistro", "pub",
                "mall", "stadium", "arena", "gallery", "airport", "hotel", "zoo", "aquarium"}
+# Screen formats a cinema's name may end with ("Cinemark 17 and XD", "Century Daly City 20 XD and IMAX"): alone no name.
+SCREEN_FORMATS = {"imax", "xd", "3d", "4dx", "rpx", "screenx", "dbox", "d-box"}
 STREET_LEADS = {"rua", "rue", "via", "calle", "avenida", "strada", "piazza", "plaza", "praça", "viale", "largo"}
 NAME_CONNECTORS = {"of", "do", "da", "dos", "das", "de", "del", "della", "di", "la", "le", "von", "van", "der", "&"}
+
+# Kinds of food and drink, and the words that size or flavour them, capitalised on menus ("a Cappuccino with
+# Vanilla", "Oat milk", "Sugar Free Vanilla"): a run of these only is a kind, not a name.
+FOOD_AND_DRINK = {
+    "coffee", "tea", "latte", "mocha", "cappuccino", "espresso", "macchiato", "americano", "frappuccino", "cortado",
+    "chai", "matcha", "milk", "oat", "almond", "soy", "coconut", "vanilla", "caramel", "hazelnut", "chocolate", "cocoa",
+    "cinnamon", "honey", "sugar", "syrup", "sauce", "cream", "foam", "lemonade", "juice", "smoothie", "water", "soda",
+    "pumpkin", "spice", "peppermint", "mint", "toffee", "butterscotch", "maple", "muffin", "croissant", "bagel",
+    "donut", "doughnut", "cookie", "scone", "sandwich", "salad", "soup", "burger", "pizza", "pasta", "fries",
+}
+FOOD_MODIFIERS = {"iced", "hot", "cold", "decaf", "single", "double", "triple", "small", "medium", "large", "tall",
+                  "grande", "venti", "extra", "free", "sugar-free", "skinny", "nonfat", "non-fat", "skim", "whole",
+                  "light", "dark", "sweet", "whipped", "steamed", "flat", "white", "black", "green", "shot", "shots"}
 
 # Lowercase nouns that turn a preceding proper name into a place ("the Porto workshop").
 PLACE_NOUNS = {
@@ -188,6 +203,12 @@ COMMON_ABBREVIATIONS = {"tv", "pc", "dj", "id", "usb", "gps", "atm", "suv", "dvd
 MEDIA_RATINGS = {"g", "pg", "pg-13", "r", "nc-17", "tv-y", "tv-g", "tv-pg", "tv-14", "tv-ma", "u", "12a", "15", "18"}
 # Job titles written in capitals ("as CTO"): roles, not organisations.
 ROLE_TITLES = {"ceo", "cto", "cfo", "coo", "cio", "cmo", "cpo", "ciso", "vp", "svp", "evp", "gm", "md"}
+
+# Titles of films, books and shows are written in title case: a capitalised one of these inside a sentence opens
+# one ("Where is No Time To Die playing", "My Hero Academia"), and these lowercase words stand inside one
+# ("No Time to Die", "Last Night in Soho").
+TITLE_OPENERS = DETERMINERS | NUMBER_WORDS | {"no", "let", "before", "after", "last", "all", "how", "what"}
+TITLE_SMALL_WORDS = {"a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "as", "vs"}
 
 # Auxiliaries after a sentence opener: "Life is good" as much as "Halima is a member", so the opener is a
 # name only when a relation rule takes it.

@@ -143,7 +143,7 @@ WORD_CUES = [
     WordCue("ORGANIZATION", heads=frozenset(english.ORGANIZATION_HEADS)),
     WordCue("EVENT", heads=frozenset(english.EVENT_HEADS)),
     WordCue("LOCATION", heads=frozenset(english.LOCATION_HEADS), leads=frozenset(english.STREET_LEADS), numbered=True),
-    WordCue("LOCATION", inner=frozenset(english.VENUE_WORDS)),
+    WordCue("LOCATION", inner=frozenset(english.VENUE_WORDS | english.SCREEN_FORMATS | {"@"})),
 ]
 # After a place or thing noun has had its say ("the Leeds building"): a place known by name.
 KNOWN_PLACE = WordCue("LOCATION", names=frozenset(english.PLACE_NAMES))
@@ -284,8 +284,10 @@ class _Document:
         for sentence in self.sentences:
             found = []
             for run, index in runs[id(sentence)]:
-                if len(run) == 1 and run[0].lower in english.DEMONYMS:
+                if len(run) == 1 and run[0].lower in english.DEMONYMS | english.SCREEN_FORMATS:
                     continue
+                if _kind_of_food(run) and not _quoted(sentence, index, len(run)) and not _rated(sentence, index + len(run)):
+                    continue  # "a Cappuccino with Vanilla", "Oat milk": a kind of drink, written with a capital
                 if len(run) > 1 and all(t.text.isupper() for t in run) and any(t.lower in english.FUNCTION_WORDS for t in run):
                     continue  # "JUST DOING IT!": shouting, not a name
                 if _opens(sentence, index) and len(run) == 1 and run[0].lower not in named_elsewhere \
@@ -322,7 +324,7 @@ class _Document:
             return _Name(start, end, surface, name, None, NO_CUE, aliases)  # typed once its expansion is known
         own = next((cue.type for cue in WORD_CUES if cue.fits(words)), None)
         if own is not None:
-            return _Name(start, end, surface, name, own, STRONG_CUE, aliases)
+            return _Name(start, end, surface, name, own, STRONG_CUE, aliases + _venue_short_forms(run, self.text))
         extension = _place_or_thing_after(sentence[index + len(run):])
         if extension:
             kind, last = extension
@@ -756,6 +758,8 @@ def _vocative(sentence: list[_Token], index: int, length: int) -> bool:
 
 def _after_indefinite(sentence: list[_Token], index: int) -> bool:
     """Return whether "a" or "an" comes just before the word at `index`, two lowercase modifiers allowed."""
+    while index > 1 and sentence[index - 1].text == "/" and sentence[index - 2].capitalised:
+        index -= 2  # "a Comedy/Pranks": alternatives of one kind
     for back in range(index - 1, max(index - 4, -1), -1):
         if sentence[back].lower in ("a", "an"):
             return True
@@ -803,22 +807,51 @@ def _is_name_word(token: _Token, first: bool) -> bool:
 
 
 def _capitalised_runs(sentence: list[_Token]) -> list[tuple[list[_Token], int]]:
-    """Return maximal runs of capitalised words (with numbers and connectors inside) and their index."""
+    """Return maximal runs of capitalised words (with numbers and connectors inside) and their index.
+
+    A title ("No Time to Die", "Spider-Man: No Way Home", "The King's Man (R)") also takes small lowercase
+    words, a colon before its subtitle and possessives; "Clifford the Big Red Dog" takes its epithet.
+    """
     runs, i = [], 0
+
+    def name_at(k: int) -> bool:
+        return k < len(sentence) and _is_name_word(sentence[k], False)
+
     while i < len(sentence):
-        if not _is_name_word(sentence[i], _opens(sentence, i)) or sentence[i].lower in english.FUNCTION_WORDS:
+        token = sentence[i]
+        titled = _rated_ahead(sentence, i) or (
+            token.kind == "word" and token.text[0].isupper() and token.lower in english.TITLE_OPENERS and name_at(i + 1)
+            and (not _opens(sentence, i) or _title_cased(sentence, i + 1)))
+        if not titled and (not _is_name_word(token, _opens(sentence, i)) or token.lower in english.FUNCTION_WORDS):
             i += 1
             continue
         j = i + 1
         while j < len(sentence):
             token = sentence[j]
             if _is_name_word(token, False) or token.text.isdigit():
+                titled = titled or token.lower in english.FUNCTION_WORDS
                 j += 1
-            elif token.lower in english.NAME_CONNECTORS and j + 1 < len(sentence) and _is_name_word(sentence[j + 1], False) \
-                    and sentence[j + 1].lower not in english.FUNCTION_WORDS:
+            elif (token.lower == "and" and j + 1 < len(sentence) and sentence[j + 1].lower in english.SCREEN_FORMATS) or (
+                    token.text == "@" and name_at(j + 1)):
+                j += 2  # "Cinemark 17 and XD", "Regal Arbor @ Great Hills": one venue
+            elif token.lower in english.NAME_CONNECTORS and name_at(j + 1) and sentence[j + 1].lower not in english.FUNCTION_WORDS:
                 j += 2
+            elif token.text == ":" and name_at(j + 1) and (not _opens(sentence, i) or name_at(j + 2)):
+                titled, j = True, j + 1  # a subtitle, unless "Note: Sam is late" opens a sentence
+            elif titled and token.text.islower() and token.lower in english.TITLE_SMALL_WORDS and name_at(j + 1):
+                j += 1
+            elif titled and token.text in "'’" and (name_at(j + 1) or (sentence[j + 1:j + 2] and sentence[j + 1].lower == "s"
+                                                                        and name_at(j + 2))):
+                j += 1 if name_at(j + 1) else 2  # "World Heroes' Mission", "The King's Man"
+            elif token.lower == "the" and token.text.islower() and j == i + 1 and name_at(j + 1) \
+                    and sentence[j + 1].lower not in english.FUNCTION_WORDS:
+                titled, j = True, j + 1  # an epithet: "Clifford the Big Red Dog"
             else:
                 break
+        colon = next((k for k in range(i + 1, j) if sentence[k].text == ":"), None)
+        subtitle = [t.lower for t in sentence[colon + 1:j]] if colon is not None else []
+        if subtitle and (set(subtitle) <= english.FUNCTION_WORDS or any(cue.fits(subtitle) for cue in WORD_CUES)):
+            j = colon  # "Moonfall: The world", "showing Scream: Alamo Drafthouse Cinema": no subtitle
         start = i
         lead = sentence[i - 1] if i > 0 else None
         words = [t.lower for t in sentence[i:j]]
@@ -827,6 +860,40 @@ def _capitalised_runs(sentence: list[_Token]) -> list[tuple[list[_Token], int]]:
         runs.append((sentence[start:j], start))
         i = j
     return runs
+
+
+def _title_cased(sentence: list[_Token], index: int) -> bool:
+    """Return whether the capitalised words from `index` on include a capitalised small word: "Time To Die"."""
+    while index < len(sentence) and _is_name_word(sentence[index], False):
+        if sentence[index].lower in english.FUNCTION_WORDS:
+            return True
+        index += 1
+    return False
+
+
+def _rated_ahead(sentence: list[_Token], index: int) -> bool:
+    """Return whether a title in title case that starts at `index` is closed by a film rating: "Pretty in Pink (PG-13)"."""
+    if not (sentence[index].kind == "word" and sentence[index].text[0].isupper()):
+        return False
+    k = index
+    while k < len(sentence) and (sentence[k].capitalised or sentence[k].text.isdigit() or sentence[k].text in ":'’"
+                                 or sentence[k].lower in english.TITLE_SMALL_WORDS or sentence[k].lower == "s"):
+        k += 1
+    return k > index and _rated(sentence, k)
+
+
+def _kind_of_food(run: list[_Token]) -> bool:
+    words = {t.lower for t in run}
+    return words <= english.FOOD_AND_DRINK | english.FOOD_MODIFIERS and bool(words & english.FOOD_AND_DRINK)
+
+
+def _venue_short_forms(run: list[_Token], text: str) -> list[str]:
+    """Return a venue's name before its screen formats or its "@" ("Cinemark 17" of "Cinemark 17 and XD")."""
+    cut = next((i for i, t in enumerate(run) if i and (t.lower in english.SCREEN_FORMATS or t.text == "@")), None)
+    if cut is None:
+        return []
+    last = cut - 2 if run[cut - 1].lower == "and" else cut - 1
+    return [text[run[0].start:run[last].end]] if last >= 0 else []
 
 
 def _place_or_thing_after(after: list[_Token]) -> tuple[str, _Token] | None:

@@ -342,7 +342,7 @@ def test_predicate_cardinality_is_decided_in_one_place(predicate, cardinality):
 def test_what_the_person_says_of_themselves_in_chat():
     result = extract("Hi! My name is Sam and I would like a Mocha. That is not near me! I am in The Woodlands.")
     assert {(f.subject, f.predicate, f.object, f.cardinality) for f in result.facts} == {
-        ("user", "HAS_NAME", "Sam", "single"), ("user", "LOCATED_AT", "Woodlands", "single"),
+        ("user", "HAS_NAME", "Sam", "single"), ("user", "LOCATED_AT", "The Woodlands", "single"),
     }
     assert facts(extract("Hello, my name is jack of diamonds, and I'd like a Macchiato.")) == {
         ("user", "HAS_NAME", "jack of diamonds"),
@@ -473,3 +473,52 @@ def test_unnamed_things_of_a_personal_turn_are_no_entities_but_stay_the_objects_
 def test_this_and_that_take_a_singular_noun():
     result = extract("That sounds great!", context=[Turn(role="assistant", content='The band was "Summer Sounds".')])
     assert result.entities == []
+
+
+def test_kinds_of_food_and_drink_written_with_a_capital_are_no_names():
+    result = extract("Can I have a Cappuccino with Vanilla and Oat milk? We have Sugar Free Vanilla and Caramel Sauce.",
+                     role="assistant")
+    assert result.entities == []
+    assert types(extract("You can see Licorice Pizza (PG) tonight.", role="assistant")) == {"Licorice Pizza": "OBJECT"}
+
+
+def test_a_cinemas_screen_formats_and_its_at_sign_belong_to_its_name():
+    result = extract("Scream plays at Cinemark 17 and XD, Regal Arbor @ Great Hills and Century Daly City 20 XD and IMAX.",
+                     role="assistant")
+    venues = {e.name: (e.type, e.aliases) for e in result.entities if e.name != "Scream"}
+    assert venues == {
+        "Cinemark 17 and XD": ("LOCATION", ["Cinemark 17"]),
+        "Regal Arbor @ Great Hills": ("LOCATION", ["Regal Arbor"]),
+        "Century Daly City 20 XD and IMAX": ("LOCATION", ["Century Daly City 20"]),
+    }
+    assert extract("Is it in IMAX or XD?").entities == []
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("Where is No Time To Die playing?", "No Time To Die"),
+    ("No Time To Die is playing at nine.", "No Time To Die"),
+    ("Sorry No Time to Die is not playing.", "No Time to Die"),
+    ("What is Spider-Man: No Way Home about?", "Spider-Man: No Way Home"),
+    ("I wonder if Top Gun: Maverick is going to win.", "Top Gun: Maverick"),
+    ("The movies are Eternals, My Hero Academia: World Heroes' Mission and Dune.", "My Hero Academia: World Heroes' Mission"),
+    ("They play Before Sunrise (R), and Pretty in Pink (PG-13).", "Pretty in Pink"),
+    ("They play The King's Man (R) at nine.", "The King's Man"),
+    ("Regal plays Clifford the Big Red Dog and Last Night in Soho.", "Clifford the Big Red Dog"),
+    ("Regal plays Clifford the Big Red Dog and Last Night in Soho.", "Last Night in Soho"),
+])
+def test_titles_in_title_case_are_read_whole(text, title):
+    result = extract(text, role="assistant")
+    assert title in types(result)
+    assert not any(e.name != title and e.name in title for e in result.entities)
+
+
+@pytest.mark.parametrize("text", [
+    "Here's the synopsis of Moonfall: The world stands still.",
+    "They are showing Scream: Alamo Drafthouse Cinema Mueller and Regal Davis.",
+    "Note: Sam is late.",
+    "I met Sam in London.",
+    "Jackass Forever (R) is a Comedy/Pranks.",
+])
+def test_a_colon_a_small_word_or_a_slash_joins_no_names_outside_a_title(text):
+    names = set(types(extract(text, role="assistant")))
+    assert not any(":" in name or " in " in name or "Pranks" in name for name in names)
