@@ -271,7 +271,8 @@ def _facts_plan(plan: Plan, messages: dict[str, str]) -> None:
             continue
         user_id = owners.pop()
         subject = "user" if about_user else fact["subject"]
-        plan.own(node=fact["node"], label="Fact", user_id=user_id, text=f"{subject} {fact['predicate']} {fact['object']}",
+        plan.own(node=fact["node"], label="Fact", user_id=user_id,
+                 text=f"{subject} {fact['predicate']} {fact['object']}",
                  dimensions=fact["dimensions"],
                  properties={"uid": _uid(user_id, "Fact", fact["nam_id"], fact["node"]), "nam_id": fact["nam_id"],
                              "subject": subject, "nam_subject": fact["subject"], "status": "current",

@@ -265,7 +265,8 @@ def test_a_nam_user_named_by_email_claims_their_subject_by_resetting_the_passwor
                     "WITH u MATCH (u)-[:HAS_CONVERSATION]->(c) SET c.user_identifier = u.identifier")
     report = adopt()
     user_id = next(s["user_id"] for s in report["subjects"] if s["identifier"] == "carol@example.com")
-    assert user_id != "carol@example.com" and report["adopted"]["Message"][user_id] == len(people["nam-carol"]["messages"])
+    assert user_id != "carol@example.com"
+    assert report["adopted"]["Message"][user_id] == len(people["nam-carol"]["messages"])
     subject = Subject.objects.get(user_id=user_id)
     assert subject.account.email == "carol@example.com" and not subject.account.has_usable_password()
 

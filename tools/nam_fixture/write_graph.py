@@ -122,20 +122,18 @@ async def graph_write(url: str) -> None:
             await client.users.upsert_user(identifier=identifier, attributes={"display_name": identifier[4:].title()})
             for number, turns in enumerate(sessions, start=1):
                 session_id = f"{identifier}-session-{number}"
-                first = None
                 for role, content, mentions in turns:
-                    message = await client.short_term.add_message(
+                    await client.short_term.add_message(
                         session_id, role, content, user_identifier=identifier, extraction_mode="explicit",
                         explicit_mentions=[EntityRef(name=name, type=kind) for name, kind in mentions],
                     )
-                    first = first or message
             for category, preference in PREFERENCES[identifier]:
                 await client.long_term.add_preference(category, preference, user_identifier=identifier)
         # A close name of a stored event: NAM's de-duplication flags it as a pending SAME_AS, and
         # link_entity_to_message gives it its source (Entity)-[:EXTRACTED_FROM]->(Message).
         summit, result = await client.long_term.add_entity("Web Summit 2026", "EVENT")
         if result.action != "flagged":
-            raise SystemExit(f"NAM did not flag 'Web Summit 2026' for review: {result.action} {result.similarity_score}")
+            raise SystemExit(f"NAM did not flag 'Web Summit 2026': {result.action} {result.similarity_score}")
         carol_first = await client.short_term.get_conversation(session_id="nam-carol-session-1")
         await client.long_term.link_entity_to_message(summit, carol_first.messages[2].id)
         for subject, predicate, obj in FACTS:
@@ -175,8 +173,8 @@ def graph_dump(url: str) -> dict:
         rels = session.run("MATCH (a)-[r]->(b) RETURN elementId(a) AS a, elementId(b) AS b, type(r) AS type, "
                            "properties(r) AS props").data()
     return {
-        "nodes": [{"labels": sorted(node["labels"]), "properties": {k: plain(v) for k, v in sorted(node["props"].items())}}
-                  for node in nodes],
+        "nodes": [{"labels": sorted(node["labels"]),
+                   "properties": {k: plain(v) for k, v in sorted(node["props"].items())}} for node in nodes],
         "relationships": sorted(({"start": index[r["a"]], "end": index[r["b"]], "type": r["type"],
                                   "properties": {k: plain(v) for k, v in sorted(r["props"].items())}} for r in rels),
                                 key=lambda r: (r["start"], r["end"], r["type"])),
