@@ -183,7 +183,7 @@ def _entities_plan(plan: Plan, messages: dict[str, str]) -> dict[str, dict[str, 
     for entity in entities:
         entity["owners"] = sorted({m["user_id"] or messages.get(m["node"]) for m in entity["messages"]} - {None})
         entity["uids"] = [entity_uid(user_id=user_id, type=entity["type"], name=entity["name"])
-                          for user_id in entity["owners"]]
+                          for user_id in entity["owners"] if entity["type"] in ENTITY_TYPES]
     taken = set(rows(cypher.ENTITY_UIDS_TAKEN, {"uids": [uid for e in entities for uid in e["uids"]]})[0]["uids"])
     for entity in entities:
         owners = entity["owners"]

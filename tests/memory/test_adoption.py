@@ -311,3 +311,31 @@ def test_a_rerun_adopts_only_what_nam_wrote_since(make_agent, api_for):
     agent, secret = make_agent()
     services.grant_create(subject=Subject.objects.get(user_id="nam-alice"), agent=agent)
     assert "I adopted a cat, Miso." in listed(api_for(secret), "nam-alice", "messages", "content")
+
+
+# NAM 0.8.0's CREATE_ENTITY_RELATIONSHIP, as its extractor's relation stage writes it (off in the fixture).
+NAM_RELATION = """
+MATCH (a:Entity {name: $source}), (b:Entity {name: $target})
+CREATE (a)-[:RELATED_TO {id: randomUUID(), type: $type, relation_type: $type, confidence: 0.8, support: 1}]->(b)
+"""
+
+
+def test_relations_follow_the_copies_and_what_joins_two_people_is_reported():
+    people = fixture_view(nam_graph_load())
+    db.cypher_query(NAM_RELATION, {"source": "Acme Corp", "target": "Lisbon", "type": "HEADQUARTERED_IN"})
+    db.cypher_query(NAM_RELATION, {"source": "Marta Silva", "target": "Rui Costa", "type": "KNOWS"})
+    db.cypher_query("MATCH (e:Entity {name: 'Jazz Festival'}) SET e.type = 'CONCEPT'")
+
+    report = adopt()
+
+    both = [i for i in IDENTIFIERS if {"Acme Corp", "Lisbon"} <= set(people[i]["entities"])]
+    assert len(both) > 1
+    found, _ = db.cypher_query("MATCH (a:Entity {name: 'Acme Corp'})-[r:RELATED_TO]->(b:Entity {name: 'Lisbon'}) "
+                               "RETURN a.user_id, b.user_id, r.type ORDER BY a.user_id")
+    assert found == [[i, i, "HEADQUARTERED_IN"] for i in both]
+    assert sorted((row["label"], row["reason"]) for row in report["unowned"]) == [
+        ("Entity", "its type 'CONCEPT' is not one of PERSON, ORGANIZATION, LOCATION, EVENT, OBJECT"),
+        ("Fact", "it has no source message and its subject names no NAM user"),
+        ("RELATED_TO", "its entities belong to no common person"),
+    ]
+    assert unowned_counts() == {"Entity": 1, "Fact": 1}
