@@ -210,6 +210,11 @@ ROLE_TITLES = {"ceo", "cto", "cfo", "coo", "cio", "cmo", "cpo", "ciso", "vp", "s
 TITLE_OPENERS = DETERMINERS | NUMBER_WORDS | {"no", "let", "before", "after", "last", "all", "how", "what"}
 TITLE_SMALL_WORDS = {"a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "as", "vs"}
 
+# What a film or show is watched by, and what tickets are for: "watching The Last of Us", "tickets for Belfast".
+SCREENING_VERBS = {"watch", "watched", "watching", "rewatch", "rewatched", "stream", "streaming", "binge", "binged",
+                   "playing", "showing", "screening"}
+SCREENING_NOUNS = {"ticket", "tickets", "showtime", "showtimes", "showing", "showings", "screening", "screenings"}
+
 # Auxiliaries after a sentence opener: "Life is good" as much as "Halima is a member", so the opener is a
 # name only when a relation rule takes it.
 AUXILIARIES = {

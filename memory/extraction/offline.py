@@ -57,6 +57,8 @@ NEGATION_WORDS = re.compile(r"\b(?:do|does|did)\s+not\b|\b(?:do|does|did)n['’]
 # A turn where someone speaks of themself or to the listener ("my car", "a road trip we took", "your phone"): its
 # unnamed things are nothing in particular to remember; they stay the objects of facts, never entities.
 PERSONAL = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Uu]s|[Oo]ur|[Oo]urs|[Yy]ou|[Yy]our|[Yy]ours)\b")
+# "X is playing at the Regal": a film, whatever its name looks like.
+SHOWING = re.compile(r"\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+|also\s+)?(?:showing|playing)\s+(?:at|in|near)\b")
 COORDINATION = re.compile(r"\s*,?\s+and\s+(?=[a-z])")
 ATTRIBUTE_VALUE = r"\s+(?:is|was|are|were|has been|remains|stays)\s+(?:now\s+|currently\s+|still\s+|set to\s+)?(?P<value>.+)$"
 POSSESSIVE_ATTRIBUTE = re.compile(r"['’]s?\s+(?P<attr>[a-z]+(?: [a-z]+)?)" + ATTRIBUTE_VALUE)
@@ -150,6 +152,8 @@ KNOWN_PLACE = WordCue("LOCATION", names=frozenset(english.PLACE_NAMES))
 # "works at X" is an employer, "in X" or "at X" a place.
 PREPOSITION_CUES = [
     PrepositionCue("ORGANIZATION", RULE_CUE, frozenset({"at"}), near=frozenset(WORK_WORDS)),
+    PrepositionCue("OBJECT", RULE_CUE, frozenset(english.SCREENING_VERBS)),
+    PrepositionCue("OBJECT", RULE_CUE, frozenset({"for", "to"}), near=frozenset(english.SCREENING_NOUNS)),
     PrepositionCue("LOCATION", WEAK_CUE, frozenset(LOCATION_PREPOSITIONS)),
 ]
 # The entity types a pronoun may refer to: the latest one mentioned before it of such a type.
@@ -338,6 +342,8 @@ class _Document:
             parts = re.split(r"[_-]", name.lower())
             kind = "ORGANIZATION" if parts[-1] in english.ORGANIZATION_HEADS else "OBJECT"
             return _Name(start, end, surface, name, kind, WEAK_CUE, aliases)
+        if _title_words(run) or SHOWING.match(self.text[end:]):
+            return _Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # "Last Night in Soho", "X is playing at"
         before = [t.lower for t in sentence[max(0, index - 4):index] if t.lower not in ("the", "a", "an")]
         context = next((cue for cue in PREPOSITION_CUES if before and cue.fits(before)), None)
         if context is not None:
@@ -869,6 +875,12 @@ def _title_cased(sentence: list[_Token], index: int) -> bool:
             return True
         index += 1
     return False
+
+
+def _title_words(run: list[_Token]) -> bool:
+    """Return whether a run reads as a title: a subtitle, or small words inside it ("No Time to Die")."""
+    return (run[0].lower in english.TITLE_OPENERS - {"the"} or any(
+        t.text == ":" or (t.lower in english.FUNCTION_WORDS and t.lower not in english.NAME_CONNECTORS) for t in run[1:]))
 
 
 def _rated_ahead(sentence: list[_Token], index: int) -> bool:

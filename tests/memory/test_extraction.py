@@ -522,3 +522,15 @@ def test_titles_in_title_case_are_read_whole(text, title):
 def test_a_colon_a_small_word_or_a_slash_joins_no_names_outside_a_title(text):
     names = set(types(extract(text, role="assistant")))
     assert not any(":" in name or " in " in name or "Pranks" in name for name in names)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Have you been watching Severance? It is so good.", "Severance"),
+    ("Regal Davis is playing Eternals tonight.", "Eternals"),
+    ("Two tickets for Spencer, please.", "Spencer"),
+    ("Redeeming Love is playing at the Flix Brewhouse.", "Redeeming Love"),
+    ("Sorry No Time to Die is not playing.", "No Time to Die"),
+])
+def test_what_is_watched_or_shown_is_a_thing(text, name):
+    assert types(extract(text))[name] == "OBJECT"
+    assert types(extract("I watched it with Sam."))["Sam"] == "PERSON"
