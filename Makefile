@@ -28,7 +28,7 @@ run: services
 	$(PY) manage.py load_demo
 	tools/worker.sh start
 	@echo
-	@echo "Portal: http://127.0.0.1:8000  (sign in as demo@example.com / demo-password; staff: admin@example.com / admin-password)"
+	@echo "Portal: http://127.0.0.1:8000  (sign in as demo@example.com / demo-password; reviewer: reviewer@example.com / reviewer-password; staff: admin@example.com / admin-password)"
 	@echo "Health: http://127.0.0.1:8000/healthz   API docs: http://127.0.0.1:8000/api/docs/"
 	@echo
 	$(PY) manage.py runserver 127.0.0.1:8000
