@@ -130,7 +130,7 @@ EVENT_NOUNS = {
     "review", "meeting", "conference", "summit", "workshop", "webinar", "seminar", "hackathon", "festival",
     "ceremony", "wedding", "party", "celebration", "concert", "launch", "offsite", "retreat", "inspection",
     "audit", "trial", "hearing", "interview", "match", "tournament", "race", "exhibition", "fair", "session",
-    "parade", "trip", "rally",
+    "parade", "trip", "rally", "group", "class",
 }
 # Words that end like adverbs but modify nouns ("the quarterly review", "a family road trip").
 LY_ADJECTIVES = {"daily", "weekly", "monthly", "quarterly", "yearly", "early", "friendly", "lovely", "family", "lively",
@@ -266,6 +266,11 @@ JOB_NOUNS = {
     "editor", "producer", "clerk", "receptionist", "secretary", "technician", "surgeon", "vet", "veterinarian",
     "entrepreneur", "freelancer", "director", "supervisor", "administrator", "specialist", "assistant",
 }
+# Groups a person belongs to when they say "my ...": "my dance crew", "my book club".
+GROUP_NOUNS = {"crew", "band", "team", "club", "choir", "troupe", "squad", "ensemble", "orchestra", "league", "chapter"}
+# What a person plays: "I started playing acoustic guitar".
+INSTRUMENTS = {"guitar", "piano", "violin", "cello", "drums", "bass", "ukulele", "flute", "clarinet", "saxophone", "sax",
+               "trumpet", "trombone", "harp", "keyboard", "banjo", "mandolin", "harmonica", "viola", "accordion", "organ"}
 # What a speaker states as "my <attribute> is <value>": facts about the person, one value at a time.
 SPEAKER_ATTRIBUTES = {"name", "nickname", "first name", "last name", "middle name", "surname", "birthday", "pronouns",
                       "email", "email address"}

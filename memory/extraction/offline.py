@@ -56,7 +56,7 @@ NEGATION_WORDS = re.compile(r"\b(?:do|does|did)\s+not\b|\b(?:do|does|did)n['’]
                             r"n['’]t\b|\bcannot\b|\b(?:might|could|should|may|must)\b|" + english.ENDED)
 # A turn where someone speaks of themself or to the listener ("my car", "a road trip we took", "your phone"): its
 # unnamed things are nothing in particular to remember; they stay the objects of facts, never entities.
-PERSONAL = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Uu]s|[Oo]ur|[Oo]urs|[Yy]ou|[Yy]our|[Yy]ours)\b")
+PERSONAL = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Uu]s|[Oo]ur|[Oo]urs|[Yy]ou|[Yy]our|[Yy]ours|[Ll]et['’]s)\b")
 # "X is playing at the Regal": a film, whatever its name looks like.
 SHOWING = re.compile(r"\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+|also\s+)?(?:showing|playing)\s+(?:at|in|near)\b")
 COORDINATION = re.compile(r"\s*,?\s+and\s+(?=[a-z])")
@@ -77,6 +77,17 @@ SPEAKER_ROLE = re.compile(
     r"(?P<value>(?:[a-z-]+\s+){0,2}?(?:" + "|".join(sorted(english.JOB_NOUNS)) + r"))(?=\s*(?:$|[-–—.,;!?]))",
     re.IGNORECASE,
 )
+# "my dance crew": a group the speaker belongs to (not "my favourite band").
+SPEAKER_GROUP = re.compile(r"\s+(?P<value>(?:(?!favou?rite\b)[a-z]+\s+)?(?:" + "|".join(sorted(english.GROUP_NOUNS)) + r"))\b",
+                           re.IGNORECASE)
+# "I started playing acoustic guitar", "I play the drums".
+SPEAKER_PLAYS = re.compile(
+    r"\s+(?:(?:have|had|just|also|still|now|often|really)\s+)*(?:(?:started|start|began|begin|love|like|enjoy|learned|"
+    r"learnt|am learning)\s+(?:to\s+)?)?(?:playing|play|plays|played)\s+(?:the\s+|an?\s+)?"
+    r"(?P<value>(?:[a-z]+\s+)?(?:" + "|".join(sorted(english.INSTRUMENTS)) + r"))\b", re.IGNORECASE)
+# "Our one-year-old is so cute, his name is Kyle": the speaker's child, named.
+CHILD_NAMED = re.compile(r"\b(?:my|our)\s+(?:[a-z-]+\s+)?(?:son|daughter|kid|child|baby|boy|girl|[a-z]+-year-old)\b"
+                         r"[^.!?]*?\b(?:his|her) name is\s+(?P<value>[A-Z][\w'’-]+)", re.IGNORECASE)
 VALUE_END = re.compile(r",|\s+(?:and|but)\s+", re.IGNORECASE)
 # Facts are stored in one direction per meaning: "Y owns X" is the fact that X is owned by Y.
 FACT_FORMS = {"OWNS": "OWNED_BY"}
@@ -523,7 +534,7 @@ class _Document:
         A negated, past, hedged or questioned statement still types its names ("did not join X": X is an
         organisation) but states no relation.
         """
-        between = re.sub(r"^['’]m\b", " am", re.sub(r"^['’]re\b", " are", between))
+        between = re.sub(r"^['’]ve\b", " have", re.sub(r"^['’]m\b", " am", re.sub(r"^['’]re\b", " are", between)))
         asserted = asserted and not NEGATION.search(between)
         between = re.sub(r"\s+", " ", NEGATION_WORDS.sub(" ", between)) if between.strip() else between
         fitting = []
@@ -553,13 +564,23 @@ class _Document:
     def _attributes(self, slots: list[_Slot], clause: list[_Token]) -> None:
         """Record "X's status is degraded", "the priority of X is high" and "X has status blocked"."""
         clause_start, clause_end = clause[0].start, clause[-1].end
+        child = CHILD_NAMED.search(self.text[clause_start:clause_end])
+        if child is not None:
+            self.speaker_attributes.append(("PARENT_OF", child.group("value"), clause_start + child.start()))
         for slot in slots:
             if slot.kind == "speaker" and self.text[slot.start:slot.end].lower() == "my":
                 self._speaker_attribute(slot, slots, clause_end)
+            if slot.kind == "speaker" and self.text[slot.start:slot.end].lower() == "my":
+                group = SPEAKER_GROUP.match(self.text[slot.end:clause_end])
+                if group is not None:
+                    self.speaker_attributes.append(("MEMBER_OF", group.group("value").lower(), slot.start))
             if slot.kind == "speaker" and self.text[slot.start:slot.end].lower() == "i":
                 role = SPEAKER_ROLE.match(self.text[slot.end:clause_end])
                 if role is not None:
                     self.speaker_attributes.append(("HAS_ROLE", role.group("value").lower(), slot.start))
+                plays = SPEAKER_PLAYS.match(self.text[slot.end:clause_end])
+                if plays is not None:
+                    self.speaker_attributes.append(("PLAYS", plays.group("value").lower(), slot.start))
             if slot.kind != "name" or len(slot.entities) != 1:
                 continue
             after = self.text[slot.end:clause_end]

@@ -118,6 +118,15 @@ RULES = [
     rule("PARTICIPATED_IN", PEOPLE, {E},
          rf"\s+{AUX}(?:went to|go to|goes to|been to|got back from|came back from|returned from)\s+{DET}",
          retypes=False),
+    rule("VISITED", {SPEAKER}, {L},
+         rf"\s+{AUX}(?:visited|been to|traveled to|travelled to|flew to|toured)\s+{DET}", retypes=False),
+    rule("VOLUNTEERS_AT", {SPEAKER}, (O, L, E),
+         rf"\s+{AUX}(?:volunteer|volunteers|volunteered|volunteering)\s+(?:at|for|with)\s+{DET}"),
+    rule("FROM", {SPEAKER}, {L},
+         rf"\s+{AUX}(?:am|come|came|is|are|was)\s+(?:originally\s+)?from\s+{DET}|"
+         r"\s+(?:home (?:country|town|city|state)|hometown|country of origin)\s*(?:,|is|was)?\s*", retypes=False),
+    rule("PARENT_OF", {SPEAKER}, {P},
+         r"\s+(?:son|daughter|kid|child|baby|boy|girl|stepson|stepdaughter|[a-z]+-year-old)\s*,?\s*"),
     rule("KNOWS", {P}, {P},
          r"\s+(?:neighbour|neighbor|friend|colleague|coworker|co-worker|brother|sister|wife|husband|partner|boss|"
          r"manager|mentor|cousin|father|mother|son|daughter|flatmate|roommate|classmate)\s*,?\s*"),

@@ -534,3 +534,30 @@ def test_a_colon_a_small_word_or_a_slash_joins_no_names_outside_a_title(text):
 def test_what_is_watched_or_shown_is_a_thing(text, name):
     assert types(extract(text))[name] == "OBJECT"
     assert types(extract("I watched it with Sam."))["Sam"] == "PERSON"
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("I volunteer at the Leeds Food Bank on Sundays.", ("user", "VOLUNTEERS_AT", "Leeds Food Bank")),
+    ("Woah, that pic's from when my dance crew took home first.", ("user", "MEMBER_OF", "dance crew")),
+    ("Our one-year-old is so cute, his name is Kyle!", ("user", "PARENT_OF", "Kyle")),
+    ("My son Kyle started school.", ("user", "PARENT_OF", "Kyle")),
+    ("A gift from my grandma in my home country, Sweden.", ("user", "FROM", "Sweden")),
+    ("I'm originally from Portugal.", ("user", "FROM", "Portugal")),
+    ("Oh, I've been to Paris yesterday!", ("user", "VISITED", "Paris")),
+    ("I started playing acoustic guitar about five years ago.", ("user", "PLAYS", "acoustic guitar")),
+    ("I went to a LGBTQ support group yesterday.", ("user", "PARTICIPATED_IN", "LGBTQ support group")),
+])
+def test_what_the_person_says_of_their_life_in_chat(text, fact):
+    assert fact in facts(extract(text))
+    assert [f for f in extract(text, role="assistant").facts if f.subject == "user"] == []
+
+
+@pytest.mark.parametrize("text", [
+    "My favourite band is playing tonight.",
+    "I'm not from Sweden.",
+    "I might volunteer at the Leeds Food Bank.",
+    "Have you been to Paris?",
+    "I want to play guitar.",
+])
+def test_no_fact_of_the_person_from_a_liking_a_denial_a_hedge_a_question_or_a_wish(text):
+    assert [f for f in extract(text).facts if f.subject == "user"] == []
