@@ -493,11 +493,18 @@ WITH mine, other LIMIT $limit
 WITH mine, other,
      CASE WHEN mine.embedding IS NULL OR other.embedding IS NULL THEN 0.0
           ELSE 2 * vector.similarity.cosine(mine.embedding, other.embedding) - 1 END AS similarity
-RETURN mine {.uid, .name, .type, aliases: [a IN coalesce(mine.aliases, []) WHERE NOT a IN
+RETURN mine {.uid, .name, .type, .first_key, aliases: [a IN coalesce(mine.aliases, []) WHERE NOT a IN
               reduce(acc = [], x IN [(:Entity)-[s:SAME_AS]->(mine) | coalesce(s.added_aliases, [])] | acc + x)]} AS mine,
-       other {.uid, .name, .type, aliases: [a IN coalesce(other.aliases, []) WHERE NOT a IN
+       other {.uid, .name, .type, .first_key, aliases: [a IN coalesce(other.aliases, []) WHERE NOT a IN
               reduce(acc = [], x IN [(:Entity)-[s:SAME_AS]->(other) | coalesce(s.added_aliases, [])] | acc + x)]} AS other,
        similarity
+"""
+
+# A message's text and the span where it mentions an entity: the evidence a reviewer reads.
+MENTION_SAMPLES = """
+UNWIND $wanted AS wanted
+MATCH (m:Message {uid: wanted.message_uid, user_id: $user_id})-[r:MENTIONS]->(e:Entity {uid: wanted.entity_uid})
+RETURN e.uid AS entity_uid, m.uid AS message_uid, e.name AS name, m.content AS content, r.start AS start, r.end AS end
 """
 
 # Proposes (pending) or applies (auto) a merge of `from` into `into`. A pair keeps the strongest

@@ -325,7 +325,9 @@ def _entities_resolve(*, user_id: str, statement: Statement, text: str, uids: li
 
     A pair is scored from the entities as stored (names, their own aliases, embeddings), with the
     message's text as evidence when the message names both. A pair already linked keeps the
-    strongest score it ever had; a decided pair (rejected, confirmed, undone) is never touched.
+    strongest score it ever had (ties: the earliest evidence); a decided pair (rejected, confirmed,
+    undone) is never touched. The evidence shown to reviewers is the message naming both, else the
+    earliest message naming the entity that would merge away.
     """
     if not uids:
         return
@@ -341,17 +343,33 @@ def _entities_resolve(*, user_id: str, statement: Statement, text: str, uids: li
         score = score_pair(left=_candidate(source, context), right=_candidate(into, context),
                            embedding_similarity=round(row["similarity"], 6))
         if score.band in ("auto", "review"):
-            evidence = {"mention": source["name"], "into": into["name"]}
-            if shared:
-                evidence.update(message_uid=statement.message_uid, sample=text[:500])
+            evidence_key = statement.key() if shared else source["first_key"] or ""
             links.append({
                 "from_uid": source["uid"], "into_uid": into["uid"], "from_aliases": source["aliases"],
                 "status": "auto" if score.band == "auto" else "pending", "confidence": score.combined,
-                "scores": json.dumps(score.evidence(), sort_keys=True), "evidence": json.dumps(evidence, sort_keys=True),
-                "evidence_key": statement.key() if shared else "",
+                "scores": json.dumps(score.evidence(), sort_keys=True), "evidence_key": evidence_key,
+                "evidence": {"mention": source["name"], "into": into["name"],
+                             "message_uid": evidence_key.split("|")[3] if evidence_key else None},
             })
     if links:
+        samples = _mention_samples(user_id=user_id, wanted=[
+            {"entity_uid": link["from_uid"], "message_uid": link["evidence"]["message_uid"]} for link in links])
+        for link in links:
+            link["evidence"] = json.dumps(
+                {**link["evidence"], **samples.get((link["from_uid"], link["evidence"]["message_uid"]), {})},
+                sort_keys=True)
         db.cypher_query(cypher.SAME_AS_UPSERT, {"user_id": user_id, "links": links})
+
+
+def _mention_samples(*, user_id: str, wanted: list[dict]) -> dict[tuple[str, str], dict]:
+    """Return, per (entity, message), the message's text and where in it the entity is mentioned."""
+    rows, columns = db.cypher_query(cypher.MENTION_SAMPLES, {"user_id": user_id, "wanted": wanted})
+    samples = {}
+    for row in (dict(zip(columns, r)) for r in rows):
+        start, end = row["start"], row["end"]
+        mention = {"text": row["content"][start:end] if start is not None else row["name"], "start": start, "end": end}
+        samples[(row["entity_uid"], row["message_uid"])] = {"sample": row["content"][:500], "mentions": [mention]}
+    return samples
 
 
 def _merge_rank(entity: dict) -> tuple:

@@ -1,5 +1,6 @@
 """What a message states is dated by the message and ordered by when it was said, not by when it was extracted."""
 
+import json
 from datetime import date, datetime, timezone
 
 import pytest
@@ -164,3 +165,22 @@ def test_forgetting_the_newer_message_makes_the_older_fact_current_again(granted
     assert _facts(user, "EMPLOYED_BY") == {"Acme Corp": {
         "status": "current", "valid_from": datetime(2025, 1, 10, 9, tzinfo=timezone.utc), "valid_until": None,
         "superseded_by": None}}
+
+
+def test_a_merge_proposal_shows_the_earliest_message_naming_the_entity_that_would_merge_away(granted):
+    subject, _, client = granted
+    user = subject.user_id
+    person = [{"name": "Jonathan Smith", "type": "PERSON"}]
+    variant = [{"name": "Jonathon Smith", "type": "PERSON"}]
+    first, second, third = _append_all(client, user, [
+        {"role": "user", "content": "Met Jonathan Smith.", "entities": person},
+        {"role": "user", "content": "Jonathon Smith called.", "entities": variant},
+        {"role": "user", "content": "Jonathon Smith again.", "entities": variant},
+    ])
+    _extract(user, third, first, second)
+    rows, _ = db.cypher_query("MATCH (a:Entity {user_id: $u})-[s:SAME_AS]->(b:Entity) "
+                              "RETURN a.name, b.name, s.status, s.evidence", {"u": user})
+    (source, into, status, evidence), = rows
+    assert (source, into, status) == ("Jonathon Smith", "Jonathan Smith", "pending")
+    evidence = json.loads(evidence)
+    assert evidence["message_uid"] == second and evidence["sample"] == "Jonathon Smith called."
