@@ -191,6 +191,10 @@ INTERJECTIONS = {
 # Words said to someone just before their name ("thanks Sam", "bye Jon").
 GREETINGS = {"thanks", "thank", "hey", "hi", "hello", "bye", "goodbye", "congrats", "congratulations", "cheers", "sorry",
              "welcome", "night", "morning", "dear", "yo", "go"}
+# Praise or sympathy said just before a name and a pause: "That is really great Jon!", "so sorry Jon."
+PRAISE_BEFORE_ADDRESS = {"great", "awesome", "amazing", "cool", "nice", "wonderful", "fantastic", "brilliant", "lovely",
+                         "sweet", "super", "incredible", "sorry", "congrats", "congratulations", "bravo", "kudos",
+                         "impressive", "beautiful", "stunning", "perfect", "exciting"}
 # Chat abbreviations written in capitals: not organisations.
 CHAT_ABBREVIATIONS = {
     "ok", "btw", "lol", "omg", "tbh", "imo", "imho", "fyi", "asap", "brb", "idk", "ngl", "ty", "thx", "pls", "plz",

@@ -59,6 +59,10 @@ NEGATION_WORDS = re.compile(r"\b(?:do|does|did)\s+not\b|\b(?:do|does|did)n['’]
 PERSONAL = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Uu]s|[Oo]ur|[Oo]urs|[Yy]ou|[Yy]our|[Yy]ours|[Ll]et['’]s)\b")
 # "X is playing at the Regal": a film, whatever its name looks like.
 SHOWING = re.compile(r"\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+|also\s+)?(?:showing|playing)\s+(?:at|in|near)\b")
+# The assistant asking where the person is: "In what city?", "Where are you located?" (not "What city is that theater in?").
+WHERE_QUESTION = re.compile(r"(?:^|[.!?]\s+)(?:in\s+)?(?:what|which)\s+(?:city|town|area|state|neighbou?rhood)(?:\s+are\s+you"
+                            r"(?:\s+in)?)?\?\s*$|\bwhere\s+are\s+you(?:\s+located|\s+based|\s+now)?\?\s*$", re.IGNORECASE)
+PLACE_ANSWER_WORDS = 6
 COORDINATION = re.compile(r"\s*,?\s+and\s+(?=[a-z])")
 ATTRIBUTE_VALUE = r"\s+(?:is|was|are|were|has been|remains|stays)\s+(?:now\s+|currently\s+|still\s+|set to\s+)?(?P<value>.+)$"
 POSSESSIVE_ATTRIBUTE = re.compile(r"['’]s?\s+(?P<attr>[a-z]+(?: [a-z]+)?)" + ATTRIBUTE_VALUE)
@@ -247,6 +251,9 @@ class OfflineExtractor:
         offset = len(full) - len(text)
         document = _Document(full, reference_date=reference_date)
         document.read()
+        asked_where = bool(context) and context[-1].role == "assistant" and WHERE_QUESTION.search(context[-1].content) is not None
+        if role == "user" and asked_where and len(text.split()) <= PLACE_ANSWER_WORDS:
+            document.place_answer(offset)
         return document.result(offset=offset, extractor=self.name, by_person=role == "user")
 
 
@@ -306,7 +313,7 @@ class _Document:
                 if len(run) > 1 and all(t.text.isupper() for t in run) and any(t.lower in english.FUNCTION_WORDS for t in run):
                     continue  # "JUST DOING IT!": shouting, not a name
                 if _opens(sentence, index) and len(run) == 1 and run[0].lower not in named_elsewhere \
-                        and not _is_identifier(run[0].text):
+                        and not _is_identifier(run[0].text) and not _paired(sentence, index + 1):
                     verb = _verb_follows(sentence, index + 1)
                     if verb is None or verb in english.PLURAL_VERBS:
                         continue  # "Colleagues still write", "Hard work pays": capitalised only because it opens
@@ -345,8 +352,8 @@ class _Document:
             kind, last = extension
             full = self.text[start:last.end]
             return _Name(start, last.end, full, full, kind, STRONG_CUE, [name])
-        if KNOWN_PLACE.fits(words):
-            return _Name(start, end, surface, name, KNOWN_PLACE.type, STRONG_CUE, aliases)
+        if KNOWN_PLACE.fits(words) or _place_follows(sentence, index + len(run)):
+            return _Name(start, end, surface, name, KNOWN_PLACE.type, STRONG_CUE, aliases)  # "Austin, Texas": a city
         if any(c.isdigit() for w in words[1:] for c in w):
             return _Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # a model: "Falcon 3"
         if len(run) == 1 and _is_identifier(name):
@@ -673,6 +680,12 @@ class _Document:
             preferences=_preferences(self.text[offset:]) if by_person else [], extractor=extractor,
         )
 
+    def place_answer(self, offset: int) -> None:
+        """Record a short answer that opens with a place, to the question where the person is, as where they are."""
+        place = next((e for e in self.entities if e.type == "LOCATION" and any(m.start == offset for m in e.mentions)), None)
+        if place is not None:
+            self.speaker_facts.append(("LOCATED_AT", place, ATTRIBUTE_CONFIDENCE, offset))
+
     def _turn_text(self, position: int) -> str:
         """Return the turn (the paragraph) holding `position`."""
         start = self.text.rfind("\n\n", 0, position)
@@ -778,9 +791,30 @@ def _vocative(sentence: list[_Token], index: int, length: int) -> bool:
     if following is not None and following.lower in APPOSITION_LEADS:
         return False  # "Ravi, the chief engineer, ...": an apposition names someone
     before = sentence[:index]
+    if len(before) > 1 and before[-1].text == "," and before[-2].capitalised and before[-2].lower not in english.INTERJECTIONS \
+            and after is not None and after.text == "," and index + 2 < len(sentence) and sentence[index + 2].capitalised:
+        return False  # "Red Notice, Annaatthe, Shang-Chi": one of a list of names
     if all(t.lower in english.INTERJECTIONS or t.text == "," for t in before):
         return True
-    return before[-1].text == "," or before[-1].lower in english.GREETINGS or [t.lower for t in before[-2:]] == ["thank", "you"]
+    return (before[-1].text == "," or before[-1].lower in english.GREETINGS | english.PRAISE_BEFORE_ADDRESS
+            or [t.lower for t in before[-2:]] == ["thank", "you"])
+
+
+def _place_follows(sentence: list[_Token], index: int) -> bool:
+    """Return whether a comma and a known place follow: "Austin, Texas", "Davis, California"."""
+    if index + 1 >= len(sentence) or sentence[index].text != ",":
+        return False
+    end = index + 1
+    while end < len(sentence) and sentence[end].capitalised:
+        end += 1
+    return end > index + 1 and KNOWN_PLACE.fits([t.lower for t in sentence[index + 1:end]])
+
+
+def _paired(sentence: list[_Token], index: int) -> bool:
+    """Return whether a sentence opener is paired with a name ("Luna and Oliver!") or a place ("Austin, Texas")."""
+    joined = (index + 1 < len(sentence) and sentence[index].lower == "and" and _is_name_word(sentence[index + 1], False)
+              and sentence[index + 1].lower not in english.FUNCTION_WORDS)
+    return joined or _place_follows(sentence, index)
 
 
 def _after_indefinite(sentence: list[_Token], index: int) -> bool:

@@ -561,3 +561,20 @@ def test_what_the_person_says_of_their_life_in_chat(text, fact):
 ])
 def test_no_fact_of_the_person_from_a_liking_a_denial_a_hedge_a_question_or_a_wish(text):
     assert [f for f in extract(text).facts if f.subject == "user"] == []
+
+
+def test_a_short_answer_with_a_place_to_where_the_person_is_says_where_they_are():
+    asked = [Turn(role="user", content="Where is Eternals playing?"), Turn(role="assistant", content="In what city?")]
+    result = extract("Austin, Texas", context=asked)
+    assert facts(result) == {("user", "LOCATED_AT", "Austin")}
+    assert types(result) == {"Austin": "LOCATION", "Texas": "LOCATION"}
+    theater = [Turn(role="assistant", content="OK. What city and state is that theater in?")]
+    assert extract("Round Rock, Texas", context=theater).facts == []
+    assert extract("Austin, Texas", context=asked, role="assistant").facts == []
+
+
+def test_names_in_a_list_or_paired_are_names_and_praise_before_a_name_addresses_it():
+    result = extract("The movies are Eternals, Red Notice, Annaatthe, Dune and Batman Returns.", role="assistant")
+    assert "Annaatthe" in types(result)
+    assert set(types(extract("Luna and Oliver! They are so sweet.", role="assistant"))) == {"Luna", "Oliver"}
+    assert set(types(extract("You went to Paris? That is really great Jon! Sorry, Mel.", role="assistant"))) == {"Paris"}
