@@ -43,6 +43,9 @@ def exception_handler(exc, context):
     if isinstance(exc, (ServiceUnavailable, SessionExpired)):
         exc = StoreUnavailable("The memory graph (Neo4j) is unavailable; nothing was changed. Retry later.",
                                {"service": "neo4j"})
+    elif isinstance(exc, TransientError):  # e.g. a deadlock with a worker: Neo4j rolled the transaction back
+        exc = StoreUnavailable("The memory graph (Neo4j) was busy; nothing was changed. Retry.",
+                               {"service": "neo4j"})
     elif isinstance(exc, (redis.ConnectionError, redis.TimeoutError)):
         exc = StoreUnavailable("Redis (locks and caches) is unavailable; nothing was changed. Retry later.",
                                {"service": "redis"})
