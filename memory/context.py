@@ -4,14 +4,17 @@ Other apps add sections of their own through `context_section_register` (knowled
 AppConfig.ready()), so memory never imports them.
 """
 
+import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from memory import selectors
 from memory.embeddings import get_embedder
+from memory.extraction.dates import stated_date
 from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, TRACES
 from memory.models import CATEGORIES, Agent, Subject
+from portal.graphdb import moment
 from portal.tokens import count_tokens, tokens_cut
 
 HISTORY = "history"
@@ -30,6 +33,9 @@ DEFAULT_LIMITS = {HISTORY: 10, **{kind.name: kind.default_limit for kind in (FAC
 CUTTABLE = (HISTORY, MESSAGES.name)
 # A message is cut to fit only when at least this many of its tokens would remain.
 MIN_CUT_TOKENS = 8
+# The span around a date a question names, in which message recall looks again.
+TIME_BEFORE = timedelta(days=3)
+TIME_AFTER = timedelta(days=31)
 # The query text is built from this many of the caller's last user/assistant messages.
 QUERY_MESSAGES = 3
 
@@ -112,9 +118,14 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
             if request.session_id else []
         found[HISTORY] = [_history_item(m) for m in recent]
         if embedding is not None and limits[MESSAGES.name]:
+            focus = selectors.query_focus(user_id=user_id, text=text)
+            recall_embedding, recall_lucene = embedding, lucene
+            if focus["text"] != text:
+                recall_embedding = get_embedder().embed([focus["text"]])[0].tolist()
+                recall_lucene = selectors.lucene_query(text=focus["text"], user_id=user_id, fields=("content",))
             relevant = selectors.messages_relevant(
-                user_id=user_id, embedding=embedding, lucene=lucene, exclude=[m["uid"] for m in recent],
-                limit=limits["messages"],
+                user_id=user_id, embedding=recall_embedding, lucene=recall_lucene, exclude=[m["uid"] for m in recent],
+                limit=limits["messages"], during=_time_asked(text), speaker=focus["speaker"],
             )
             found["messages"] = [_message_item(m) for m in relevant]
     if "long_term" in wanted and embedding is not None:
@@ -138,6 +149,19 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
     return _format(found, request.token_budget)
 
 
+def _time_asked(text: str) -> tuple[datetime, datetime] | None:
+    """Return the span a question's stated date points into: from a few days before it to a month after.
+
+    "In May 2023" names the 1st of May, "on 7 July, 2023" a day whose events are talked about in the
+    days and weeks around it; the span is a hint to recall, not a filter.
+    """
+    stated = stated_date(text, reference_date=datetime.now(UTC).date())
+    if stated is None:
+        return None
+    start = moment(stated)
+    return start - TIME_BEFORE, start + TIME_AFTER
+
+
 def _follow_best_fact(facts: list[dict]) -> list[dict]:
     """Rank facts about what the best fact points to right after it: the second hop of a join.
 
@@ -154,15 +178,15 @@ def _follow_best_fact(facts: list[dict]) -> list[dict]:
 
 def _format(found: dict[str, list[dict]], budget: int) -> dict:
     """Fill the budget with the session's latest turns, then facts (the densest memory), then the
-    best-scoring items of any other kind.
+    best-scoring items of any other kind, each kind in the order its recall ranked it.
 
     A message that does not fit whole is cut to the room left rather than traded for a weaker one.
     """
     queue = [(HISTORY, item) for item in reversed(found.get(HISTORY, []))]
     queue += [(FACTS.name, item) for item in found.get(FACTS.name, [])]
     headers = sections()
-    queue += sorted(((section, item) for section in headers if section not in (HISTORY, FACTS.name)
-                     for item in found.get(section, [])), key=lambda pair: pair[1]["score"], reverse=True)
+    queue += heapq.merge(*([(section, item) for item in found.get(section, [])] for section in headers
+                           if section not in (HISTORY, FACTS.name)), key=lambda pair: -pair[1]["score"])
     chosen: dict[str, list[dict]] = {section: [] for section in headers}
     used = omitted = 0
     for section, item in queue:
@@ -200,10 +224,12 @@ def _history_item(m: dict) -> dict:
 
 
 def _message_item(m: dict) -> dict:
-    return {"id": m["uid"], "type": "message", "score": round(m["score"], 4),
-            "text": f"{m['role']}: {m['content']}",
-            "provenance": {"session_id": m["session_id"], "seq": m["seq"], "created_at": m["created_at"],
-                           "role": m["role"], "source": "recall", "scores": m["scores"]}}
+    said = m["created_at"]
+    return {"id": m["uid"], "type": "message", "score": m["score"],
+            "text": f"{m['role']}, {said.day} {said:%B %Y}: {m['content']}",
+            "provenance": {"session_id": m["session_id"], "seq": m["seq"], "created_at": said, "role": m["role"],
+                           "source": "recall", "ranks": m["ranks"], "scores": m["scores"],
+                           "next_to": m["next_to"], "speaker_asked": m["speaker_asked"]}}
 
 
 def _fact_item(f: dict) -> dict:

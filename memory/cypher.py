@@ -239,6 +239,7 @@ ORDER BY m.seq
 MESSAGES_BY_VECTOR = """
 MATCH (m:Message {user_id: $user_id})
 WHERE m.embedding IS NOT NULL AND NOT m.uid IN $exclude
+  AND ($after IS NULL OR m.created_at >= $after) AND ($before IS NULL OR m.created_at < $before)
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC LIMIT $limit
 MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
@@ -252,6 +253,31 @@ WHERE node.user_id = $user_id AND NOT node.uid IN $exclude
 MATCH (c:Conversation)-[:HAS_MESSAGE]->(node)
 RETURN node.uid AS uid, node.role AS role, node.content AS content, node.seq AS seq,
        node.created_at AS created_at, c.session_id AS session_id, score
+"""
+
+# The turns before and after recalled messages in their conversation's chain: an answer often sits
+# one turn from the words that match the question.
+MESSAGES_NEIGHBOURING = """
+UNWIND $uids AS of
+MATCH (:Message {uid: of, user_id: $user_id})-[:NEXT_MESSAGE]-(n:Message {user_id: $user_id})
+WHERE NOT n.uid IN $exclude
+MATCH (c:Conversation)-[:HAS_MESSAGE]->(n)
+RETURN of, n.uid AS uid, n.role AS role, n.content AS content, n.seq AS seq, n.created_at AS created_at,
+       c.session_id AS session_id
+"""
+
+# How many of the subject's messages contain each word as written, and who said them: the names a
+# conversation keeps using (the people talking, addressed by name) against names that pick out a
+# few messages, and whose name it is (the one the other party addresses).
+MESSAGE_WORD_COUNTS = """
+CALL () { MATCH (m:Message {user_id: $user_id}) RETURN count(m) AS total }
+UNWIND $words AS word
+CALL (word) {
+  MATCH (m:Message {user_id: $user_id}) WHERE m.content CONTAINS word
+  RETURN count(m) AS messages, count(CASE m.role WHEN 'user' THEN 1 END) AS by_user,
+         count(CASE m.role WHEN 'assistant' THEN 1 END) AS by_assistant
+}
+RETURN word, messages, by_user, by_assistant, total
 """
 
 # A stated date counts from the start of its day (UTC), so that dates and moments compare.

@@ -15,6 +15,26 @@ from portal.exceptions import AccessDenied, ApplicationError, NotFound
 from portal.graphdb import moment, rows
 
 WORD = re.compile(r"\w+")
+TOKEN = re.compile(r"[\w'’-]+|[^\w\s]")
+POSSESSIVE = re.compile(r"['’]s$")
+# Words a question is made of that say nothing about which message answers it.
+STOP_WORDS = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their then there these "
+    "they this to was will with what when where who whom which why how did does do has have had been being "
+    "were would could should may might can you your his her she him its our from about".split())
+# Message recall, measured on LoCoMo's development conversations (docs/benchmarks.md): how deep each
+# branch is read, the fusion's rank offset, the share of a message's score its neighbouring turns get,
+# and how often a name must occur in the subject's messages to count as the name of someone talking.
+RECALL_DEPTH = 20
+RRF_K = 10
+NEIGHBOUR_SHARE = 0.3
+ADDRESSED_SHARE = 0.05
+ADDRESSED_MIN = 5
+# A name is one party's when at least this share of the messages with it are the other party's, and
+# messages the person a question names said themselves count this many times more.
+ADDRESSED_BY = 0.8
+SPEAKER_BOOST = 2.0
+OTHER_PARTY = {"user": "assistant", "assistant": "user"}
 # Checks other apps register (governance: an erasure is queued, running, or the account is gone).
 ERASURE_CHECKS: list[Callable[..., bool]] = []
 
@@ -106,23 +126,90 @@ def messages_recent(*, user_id: str, session_id: str, limit: int) -> list[dict]:
     return rows(cypher.RECENT_MESSAGES, {"user_id": user_id, "session_id": session_id, "limit": limit})
 
 
+def messages_similar(*, user_id: str, embedding: list[float], exclude: list[str], limit: int,
+                     during: tuple[datetime, datetime] | None = None) -> list[dict]:
+    """Return the subject's messages nearest to the embedding by exact cosine, best first, optionally
+    only those written `during` a time span."""
+    after, before = during or (None, None)
+    return rows(cypher.MESSAGES_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "exclude": exclude,
+                                            "limit": limit, "after": after, "before": before})
+
+
 def messages_relevant(*, user_id: str, embedding: list[float], lucene: str | None, exclude: list[str],
-                      limit: int) -> list[dict]:
-    """Blend exact vector recall and fulltext recall with reciprocal-rank fusion."""
-    params = {"user_id": user_id, "embedding": embedding, "exclude": exclude, "limit": limit}
-    by_vector = rows(cypher.MESSAGES_BY_VECTOR, params)
-    by_text = rows(cypher.MESSAGES_BY_FULLTEXT, {**params, "lucene": lucene}) if lucene else []
+                      limit: int, during: tuple[datetime, datetime] | None = None,
+                      speaker: str | None = None) -> list[dict]:
+    """Return the subject's most relevant messages in fused order, with each branch's rank and score.
+
+    Exact vector recall, fulltext recall and, when the question names a time, vector recall among
+    the messages written `during` it, `RECALL_DEPTH` deep each, are blended by reciprocal-rank
+    fusion; then each message passes a share of its fused score to the turns before and after it,
+    and what the `speaker` the question asks about said counts `SPEAKER_BOOST` times. The score is
+    the fused one, 1.0 for a message first in every branch (and said by the speaker asked about).
+    """
+    depth = max(limit, RECALL_DEPTH)
+    branches = {"vector": messages_similar(user_id=user_id, embedding=embedding, exclude=exclude, limit=depth)}
+    if during:
+        branches["time"] = messages_similar(user_id=user_id, embedding=embedding, exclude=exclude, limit=depth,
+                                            during=during)
+    if lucene:
+        branches["fulltext"] = rows(cypher.MESSAGES_BY_FULLTEXT, {"user_id": user_id, "lucene": lucene,
+                                                                  "exclude": exclude, "limit": depth})
     fused: dict[str, dict] = {}
-    for source, found in (("vector", by_vector), ("fulltext", by_text)):
-        for rank, row in enumerate(found):
+    for source, found in branches.items():
+        for rank, row in enumerate(found, start=1):
             score = row.pop("score")
-            item = fused.setdefault(row["uid"], {**row, "scores": {}, "rrf": 0.0})
+            item = fused.setdefault(row["uid"], {**row, "ranks": {}, "scores": {}, "next_to": [], "fused": 0.0})
+            item["ranks"][source] = rank
             item["scores"][source] = round(float(score), 4)
-            item["rrf"] += 1.0 / (60 + rank)
-    ranked = sorted(fused.values(), key=lambda item: item["rrf"], reverse=True)[:limit]
+            item["fused"] += 1.0 / (RRF_K + rank - 1)
+    shares = {uid: item["fused"] * NEIGHBOUR_SHARE for uid, item in fused.items()}
+    if shares:
+        for row in rows(cypher.MESSAGES_NEIGHBOURING, {"user_id": user_id, "uids": list(shares), "exclude": exclude}):
+            of = row.pop("of")
+            item = fused.setdefault(row["uid"], {**row, "ranks": {}, "scores": {}, "next_to": [], "fused": 0.0})
+            item["next_to"].append(of)
+            item["fused"] += shares[of]
+    for item in fused.values():
+        item["speaker_asked"] = item["role"] == speaker
+        if item["speaker_asked"]:
+            item["fused"] *= SPEAKER_BOOST
+    best = len(branches) / RRF_K * (SPEAKER_BOOST if speaker else 1.0)
+    ranked = sorted(fused.values(), key=lambda item: item["fused"], reverse=True)[:limit]
     for item in ranked:
-        item["score"] = item["scores"].get("vector", 0.0)
+        item["score"] = round(item.pop("fused") / best, 4)
     return ranked
+
+
+def query_focus(*, user_id: str, text: str) -> dict:
+    """Return the query for message recall without the names the subject's conversations keep using,
+    and the party (`user` or `assistant`) those names belong to when they all belong to one.
+
+    Asked "When did Caroline join the group?", Caroline's own messages say "I" and the other
+    party's say "Caroline!", so the name draws greetings rather than the answer, and tells whose
+    messages hold it. A capitalised word (not the first) is such a name when at least
+    `ADDRESSED_SHARE` of the subject's messages, and `ADDRESSED_MIN` of them, contain it as written.
+    """
+    tokens = TOKEN.findall(text)
+    words = [t for t in tokens if t[0].isalnum()]
+    names = sorted({POSSESSIVE.sub("", w) for w in words[1:] if w[:1].isupper()})
+    if not names:
+        return {"text": text, "speaker": None}
+    addressed = [row for row in rows(cypher.MESSAGE_WORD_COUNTS, {"user_id": user_id, "words": names})
+                 if row["messages"] >= max(ADDRESSED_MIN, ADDRESSED_SHARE * row["total"])]
+    if not addressed:
+        return {"text": text, "speaker": None}
+    owners = {_name_owner(row) for row in addressed}
+    left_out = {row["word"] for row in addressed}
+    return {"text": " ".join(t for t in tokens if POSSESSIVE.sub("", t) not in left_out),
+            "speaker": owners.pop() if len(owners) == 1 else None}
+
+
+def _name_owner(counts: dict) -> str | None:
+    """Return the party a name belongs to: the other one than the party that nearly always says it."""
+    for role, other in OTHER_PARTY.items():
+        if counts[f"by_{role}"] >= ADDRESSED_BY * counts["messages"]:
+            return other
+    return None
 
 
 def facts_relevant(*, user_id: str, embedding: list[float], limit: int, as_of: datetime | None) -> list[dict]:
@@ -150,7 +237,8 @@ def lucene_query(*, text: str, user_id: str, fields: tuple[str, ...]) -> str | N
     Only word characters survive and each word is quoted, so no operator or special character
     from the text can reach Lucene.
     """
-    words = list(dict.fromkeys(w.lower() for w in WORD.findall(text) if len(w) > 2))[:32]
+    words = list(dict.fromkeys(w.lower() for w in WORD.findall(text) if len(w) > 2 and w.lower() not in STOP_WORDS))
+    words = words[:32]
     if not words:
         return None
     terms = " OR ".join(f'"{w}"' for w in words)

@@ -209,9 +209,8 @@ class Command(BaseCommand):
             q = embedder.embed([query])[0]
             uids, matrix = self.vectors_by_user[subject.user_id]
             exact = np.sort(matrix @ q)[::-1][:10]
-            found = selectors.messages_relevant(user_id=subject.user_id, embedding=q.tolist(), lucene=None,
-                                                exclude=[], limit=10)
-            got = sorted((item["scores"]["vector"] for item in found), reverse=True)
+            found = selectors.messages_similar(user_id=subject.user_id, embedding=q.tolist(), exclude=[], limit=10)
+            got = sorted((item["score"] for item in found), reverse=True)
             # Neo4j reports cosine as (1 + cos) / 2; compare on that scale, ties included.
             threshold = (1 + exact[-1]) / 2 - 1e-4
             hits += sum(1 for s in got if s >= threshold)

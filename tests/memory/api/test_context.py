@@ -5,7 +5,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from neomodel import db
 
-from memory import services
+from memory import selectors, services
 from memory.embeddings import get_embedder
 from memory.models import MemoryAccess
 
@@ -131,3 +131,97 @@ def test_similar_reasoning_traces_are_offered(granted):
     body = _context(client, subject.user_id, query="Get me train tickets to Porto", include={"history": False})
     traces = [i for i in body["items"] if i["type"] == "trace"]
     assert traces and "Booked the 9:00 Alfa" in traces[0]["text"] and "search_trains" in traces[0]["text"]
+
+
+def _converse(client, user_id, session, *turns):
+    """Append (role, content) turns; return their uids in order."""
+    response = client.post(f"/api/v1/conversations/{session}/messages", {"user_id": user_id, "messages": [
+        {"role": role, "content": content} for role, content in turns]}, format="json")
+    return [r["uid"] for r in response.json()["results"]]
+
+
+def test_recall_keeps_the_fused_order_with_each_branch_in_the_provenance(granted):
+    """A message only the fulltext branch finds keeps its rank instead of scoring 0.0 and going last."""
+    subject, _, client = granted
+    weather = [f"Forecast for day {i}: showers, wind and a cold front from the north." for i in range(24)]
+    uids = _converse(client, subject.user_id, "s1", *[("user", text) for text in weather],
+                     ("user", "The locker code for the gym is Zanzibar."))
+    recalled = selectors.messages_relevant(
+        user_id=subject.user_id, embedding=get_embedder().embed(["rain and wind tomorrow"])[0].tolist(),
+        lucene=selectors.lucene_query(text="zanzibar", user_id=subject.user_id, fields=("content",)),
+        exclude=[], limit=5)
+    scores = [m["score"] for m in recalled]
+    assert scores == sorted(scores, reverse=True)
+    locker = next(m for m in recalled if m["uid"] == uids[-1])
+    assert locker["ranks"] == {"fulltext": 1} and locker["scores"]["fulltext"] > 0
+    assert "vector" not in locker["scores"] and locker["score"] >= 0.5
+    best = recalled[0] if recalled[0]["uid"] != locker["uid"] else recalled[1]
+    assert best["ranks"]["vector"] <= 3 and best["scores"]["vector"] > 0.5
+
+
+def test_a_recalled_message_brings_the_turn_that_answers_it(granted):
+    """The answer shares no word with the question; the turn before it does."""
+    subject, _, client = granted
+    for n, text in enumerate(["The orthodontist moved our appointment to June.", "Our family doctor retired.",
+                              "The pediatrician said the twins are healthy."]):
+        _converse(client, subject.user_id, f"other-{n}", ("user", text))
+    uids = _converse(client, subject.user_id, "s1", ("assistant", "Did you ever find a dentist for the kids?"),
+                     ("user", "Yes! Dr. Okafor on Elm Street, they adore her."), ("assistant", "Good to know."))
+    body = _context(client, subject.user_id, session_id="s2", query="Which dentist do the kids see?",
+                    limits={"messages": 2})
+    recalled = {i["id"]: i for i in body["items"] if i["type"] == "message"}
+    assert set(recalled) == {uids[0], uids[1]}
+    assert uids[0] in recalled[uids[1]]["provenance"]["next_to"]
+
+
+def test_names_the_conversation_keeps_using_are_left_out_of_recall(granted):
+    """The people talking are addressed by name all along; a name said once still counts."""
+    subject, _, client = granted
+    _converse(client, subject.user_id, "s1", *[("assistant", f"Wow Caroline, that is great news number {i}!")
+                                               for i in range(6)],
+              ("user", "I baked bread with my sister Clara."), ("user", "The oven is new."))
+    assert selectors.query_focus(user_id=subject.user_id, text="What did Caroline bake with Clara?") == {
+        "text": "What did bake with Clara ?", "speaker": "user"}
+    assert selectors.query_focus(user_id=subject.user_id, text="what did caroline bake?") == {
+        "text": "what did caroline bake?", "speaker": None}
+    body = _context(client, subject.user_id, session_id="s2", query="What did Caroline bake?", limits={"messages": 1})
+    assert "baked bread" in body["context"]
+
+
+def test_a_recalled_message_shows_its_own_date(granted):
+    subject, _, client = granted
+    _converse(client, subject.user_id, "s1", ("user", "Our anniversary dinner is at Tasca do Chico."))
+    body = _context(client, subject.user_id, session_id="s2", query="Where is the anniversary dinner?")
+    item = next(i for i in body["items"] if i["type"] == "message")
+    said = datetime.fromisoformat(item["provenance"]["created_at"])
+    assert item["text"] == f"user, {said.day} {said:%B %Y}: Our anniversary dinner is at Tasca do Chico."
+    assert f"- user, {said.day} {said:%B %Y}: Our anniversary" in body["context"]
+
+
+def test_the_time_a_question_names_leads_recall_to_what_was_said_then(granted):
+    subject, _, client = granted
+    for session, when, text in [("spring", "2023-05-06T10:00:00+00:00", "We hiked the coast trail near Sintra."),
+                                ("summer", "2023-08-12T10:00:00+00:00", "Went up the Arrábida ridge, a hike.")]:
+        response = client.post(f"/api/v1/conversations/{session}/messages", {"user_id": subject.user_id, "messages": [
+            {"role": "user", "content": text, "created_at": when}]}, format="json")
+        assert response.status_code == 201, response.content
+    body = _context(client, subject.user_id, session_id="s2", query="Where did we hike in August 2023?",
+                    limits={"messages": 1})
+    item = next(i for i in body["items"] if i["type"] == "message")
+    assert "Arrábida" in item["text"] and item["text"].startswith("user, 12 August 2023:")
+    assert item["provenance"]["ranks"]["time"] == 1
+    nothing_then = _context(client, subject.user_id, session_id="s2", query="Where did we hike in March 2021?",
+                            limits={"messages": 2})
+    assert all("time" not in i["provenance"]["ranks"] for i in nothing_then["items"] if i["type"] == "message")
+
+
+def test_what_the_person_asked_about_said_comes_first(granted):
+    """The assistant calls the person Caroline; asked about Caroline, her own turns lead."""
+    subject, _, client = granted
+    _converse(client, subject.user_id, "s1", *[("assistant", f"Wow Caroline, that is great news number {i}!")
+                                               for i in range(6)])
+    uids = _converse(client, subject.user_id, "s2", ("assistant", "I bake lemon cakes for my neighbours."),
+                     ("user", "I make sourdough on Sundays."))
+    body = _context(client, subject.user_id, session_id="s3", query="What did Caroline bake?", limits={"messages": 1})
+    item = next(i for i in body["items"] if i["type"] == "message")
+    assert item["id"] == uids[1] and item["provenance"]["speaker_asked"] is True
