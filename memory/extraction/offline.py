@@ -57,8 +57,9 @@ NEGATION_WORDS = re.compile(r"\b(?:do|does|did)\s+not\b|\b(?:do|does|did)n['’]
 # A turn where someone speaks of themself or to the listener ("my car", "a road trip we took", "your phone"): its
 # unnamed things are nothing in particular to remember; they stay the objects of facts, never entities.
 PERSONAL = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Uu]s|[Oo]ur|[Oo]urs|[Yy]ou|[Yy]our|[Yy]ours|[Ll]et['’]s)\b")
-# "X is playing at the Regal": a film, whatever its name looks like.
-SHOWING = re.compile(r"\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+|also\s+)?(?:showing|playing)\s+(?:at|in|near)\b")
+# "X is playing at the Regal", "Is X showing now", "X (coming Nov 09)": a film, whatever its name looks like.
+SHOWING = re.compile(r"\s+(?:is\s+|are\s+)?(?:now\s+|currently\s+|still\s+|also\s+)?(?:showing\s+(?:now|today|tonight|tomorrow|anywhere|"
+                     r"there|at|in|near)|playing\s+(?:there|at|in|near))\b|\s*\((?:coming|out|released|opens)\b")
 # The assistant asking where the person is: "In what city?", "Where are you located?" (not "What city is that theater in?").
 WHERE_QUESTION = re.compile(r"(?:^|[.!?]\s+)(?:in\s+)?(?:what|which)\s+(?:city|town|area|state|neighbou?rhood)(?:\s+are\s+you"
                             r"(?:\s+in)?)?\?\s*$|\bwhere\s+are\s+you(?:\s+located|\s+based|\s+now)?\?\s*$", re.IGNORECASE)
@@ -168,7 +169,7 @@ KNOWN_PLACE = WordCue("LOCATION", names=frozenset(english.PLACE_NAMES))
 PREPOSITION_CUES = [
     PrepositionCue("ORGANIZATION", RULE_CUE, frozenset({"at"}), near=frozenset(WORK_WORDS)),
     PrepositionCue("OBJECT", RULE_CUE, frozenset(english.SCREENING_VERBS)),
-    PrepositionCue("OBJECT", RULE_CUE, frozenset({"for", "to"}), near=frozenset(english.SCREENING_NOUNS)),
+    PrepositionCue("OBJECT", RULE_CUE, frozenset({"for", "to", "of"}), near=frozenset(english.SCREENING_NOUNS)),
     PrepositionCue("LOCATION", WEAK_CUE, frozenset(LOCATION_PREPOSITIONS)),
 ]
 # The entity types a pronoun may refer to: the latest one mentioned before it of such a type.
@@ -340,7 +341,7 @@ class _Document:
 
         if titled or run[0].kind == "initial":
             return _Name(start, end, surface, name, "PERSON", STRONG_CUE, aliases)
-        if _quoted(sentence, index, len(run)) or _rated(sentence, index + len(run)):
+        if _quoted(sentence, index, len(run)) or _rated(sentence, index + len(run)) or SHOWING.match(self.text[end:]):
             return _Name(start, end, surface, name, "OBJECT", STRONG_CUE, aliases)  # a title: "Becoming Nicole", "Moonfall (PG-13)"
         if len(run) == 1 and run[0].kind == "initialism":
             return _Name(start, end, surface, name, None, NO_CUE, aliases)  # typed once its expansion is known
@@ -360,8 +361,8 @@ class _Document:
             parts = re.split(r"[_-]", name.lower())
             kind = "ORGANIZATION" if parts[-1] in english.ORGANIZATION_HEADS else "OBJECT"
             return _Name(start, end, surface, name, kind, WEAK_CUE, aliases)
-        if _title_words(run) or SHOWING.match(self.text[end:]):
-            return _Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # "Last Night in Soho", "X is playing at"
+        if _title_words(run):
+            return _Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # "Last Night in Soho"
         before = [t.lower for t in sentence[max(0, index - 4):index] if t.lower not in ("the", "a", "an")]
         context = next((cue for cue in PREPOSITION_CUES if before and cue.fits(before)), None)
         if context is not None:

@@ -530,6 +530,9 @@ def test_a_colon_a_small_word_or_a_slash_joins_no_names_outside_a_title(text):
     ("Two tickets for Spencer, please.", "Spencer"),
     ("Redeeming Love is playing at the Flix Brewhouse.", "Redeeming Love"),
     ("Sorry No Time to Die is not playing.", "No Time to Die"),
+    ("Is Belfast showing now anywhere?", "Belfast"),
+    ("The Varsity Theatre has Dune (coming Nov 09) and Spencer (coming Nov 09).", "Spencer"),
+    ("There are no showings of Spencer today.", "Spencer"),
 ])
 def test_what_is_watched_or_shown_is_a_thing(text, name):
     assert types(extract(text))[name] == "OBJECT"
