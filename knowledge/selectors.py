@@ -1,6 +1,7 @@
 """Reads of the knowledge graph: vector, fulltext and hybrid search, enriched by a profile's Cypher."""
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,10 +43,17 @@ def lucene_escape(text: str) -> str:
     return LUCENE_OPERATORS.sub(lambda m: m.group(1).lower(), LUCENE_SPECIAL.sub(r"\\\1", text))
 
 
-def knowledge_query_text(*, messages: list[dict], window: int) -> str:
-    """Return the query built from the last `window` user and assistant messages; system messages are dropped."""
-    conversation = [m["content"] for m in messages if m.get("role") in CONVERSATION_ROLES and m.get("content")]
-    return "\n".join(conversation[-window:])
+def knowledge_query_text(*, query: str | None, messages: Sequence[dict], window: int) -> str:
+    """Return the text to search for: the explicit query, else the last `window` user and assistant
+    messages that hold text (system messages and blank ones are dropped).
+
+    The knowledge search API and the context's knowledge section both ask this, so the same
+    conversation searches the same text on both.
+    """
+    if query:
+        return query
+    spoken = [m["content"] for m in messages if m.get("role") in CONVERSATION_ROLES and m.get("content", "").strip()]
+    return "\n".join(spoken[-window:])
 
 
 def knowledge_search(
@@ -97,24 +105,30 @@ def knowledge_context(
     *,
     agent: Agent,
     profile_name: str | None,
-    query: str,
+    query: str | None,
     top_k: int,
     token_budget: int,
-    query_vector: list[float] | None = None,
+    messages: Sequence[dict] = (),
+    embedded: dict[str, list[float]] | None = None,
 ) -> list[dict]:
-    """Return the agent's knowledge hits for `query` as context items, best first, within `token_budget`.
+    """Return the agent's knowledge hits as context items, best first, within `token_budget`.
 
+    The search text is `query`, else the profile's window of `messages` (knowledge_query_text).
     Items have the context endpoint's shape (id, type "knowledge", score, text, provenance); each
     text reads `[Score: 0.892] [company: Apple Inc.] [risks: ...] chunk text`. Without `profile_name`
-    the agent's first profile (by name) is used; an agent with none gets nothing. Pass the query's
-    embedding as `query_vector` when the caller already has it.
+    the agent's first profile (by name) is used; an agent with none gets nothing. `embedded` holds
+    vectors the caller already made, by text, so a text already embedded is not embedded again.
     """
     profile = retrieval_profile_get_for_agent(agent=agent, name=profile_name)
-    if profile is None or not query.strip():
+    if profile is None:
+        return []
+    query = knowledge_query_text(query=query, messages=messages, window=profile.message_window)
+    if not query.strip():
         return []
     context = []
     spent = 0
-    for item in knowledge_search(profile=profile, query=query, top_k=top_k, query_vector=query_vector):
+    vector = (embedded or {}).get(query)
+    for item in knowledge_search(profile=profile, query=query, top_k=top_k, query_vector=vector):
         text = knowledge_item_format(item=item)
         spent += count_tokens(text)
         if spent > token_budget:
@@ -131,9 +145,13 @@ def knowledge_context(
 
 def knowledge_context_section(*, agent: Agent, request: ContextRequest, query: str, embedding: list[float],
                               limit: int) -> list[dict]:
-    """Fill the context's knowledge section (registered with memory.context in KnowledgeConfig.ready())."""
-    return knowledge_context(agent=agent, profile_name=request.knowledge_profile, query=query, top_k=limit,
-                             token_budget=request.token_budget, query_vector=embedding)
+    """Fill the context's knowledge section (registered with memory.context in KnowledgeConfig.ready()).
+
+    It searches what the knowledge search API would for the same request, not memory's query text.
+    """
+    return knowledge_context(agent=agent, profile_name=request.knowledge_profile, query=request.query,
+                             messages=request.messages, top_k=limit, token_budget=request.token_budget,
+                             embedded={query: embedding})
 
 
 def knowledge_item_format(*, item: KnowledgeItem) -> str:

@@ -45,8 +45,7 @@ class KnowledgeSearchApi(APIView):
                 "Send either query or messages, not both.", {"fields": {"query": ["Not with messages."]}}
             )
         profile = retrieval_profile_get_for_agent(agent=request.auth.agent, name=args["profile"])
-        query = args.get("query") or knowledge_query_text(
-            messages=args.get("messages", []), window=profile.message_window
-        )
+        query = knowledge_query_text(query=args.get("query"), messages=args.get("messages", []),
+                                     window=profile.message_window)
         items = knowledge_search(profile=profile, query=query, top_k=args.get("top_k"))
         return Response(self.OutputSerializer({"profile": profile.name, "query": query, "items": items}).data)

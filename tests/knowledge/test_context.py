@@ -54,7 +54,7 @@ def test_the_token_budget_is_kept(knowledge_graph, agent_with_profile):
     assert items == everything[:2]
 
 
-def test_a_given_query_vector_is_searched_instead_of_embedding_the_query(knowledge_graph, make_profile, make_agent):
+def test_a_vector_already_made_for_the_text_is_searched_instead_of_embedding_it(knowledge_graph, make_profile, make_agent):
     profile = make_profile(name="vector-only", mode=RetrievalProfile.Mode.VECTOR)
     profile.save()
     agent, _ = make_agent()
@@ -63,7 +63,7 @@ def test_a_given_query_vector_is_searched_instead_of_embedding_the_query(knowled
 
     own = knowledge_context(agent=agent, profile_name=None, query=QUERY, top_k=1, token_budget=500)
     given = knowledge_context(agent=agent, profile_name=None, query=QUERY, top_k=1, token_budget=500,
-                              query_vector=battery_fire)
+                              embedded={QUERY: battery_fire})
 
     assert own[0]["id"] == "demo-doc-brightmoor-2025-4"
     assert given[0]["id"] == "demo-doc-northwind-2025-3"
@@ -123,3 +123,26 @@ def test_an_agent_without_knowledge_scope_is_refused_knowledge(knowledge_graph, 
     response = api_for(secret).post("/api/v1/context", {
         "user_id": subject.user_id, "query": QUERY, "include": {"knowledge": True}}, format="json")
     assert response.status_code == 403 and "knowledge:read" in response.json()["message"]
+
+
+def test_the_context_searches_what_the_knowledge_search_does_for_the_same_messages(
+        knowledge_graph, agent_with_profile, make_subject, api_for):
+    agent, profile = agent_with_profile
+    profile.message_window = 1
+    profile.save()
+    subject = make_subject()
+    services.grant_create(subject=subject, agent=agent)
+    _, secret = services.agent_token_issue(agent=agent)
+    client = api_for(secret)
+    messages = [{"role": "user", "content": "Tell me about battery fires at customer sites."},
+                {"role": "assistant", "content": "Which company?"},
+                {"role": "user", "content": QUERY}, {"role": "user", "content": "   "}]
+
+    searched = client.post("/api/v1/knowledge/search", {"profile": profile.name, "messages": messages,
+                                                        "top_k": 3}, format="json").json()
+    context = client.post("/api/v1/context", {
+        "user_id": subject.user_id, "messages": messages, "include": {"knowledge": True},
+        "knowledge_profile": profile.name, "limits": {"knowledge": 3}, "token_budget": 4000}, format="json").json()
+
+    assert searched["query"] == QUERY  # the window of one skips the blank message
+    assert [i["id"] for i in context["items"] if i["type"] == "knowledge"] == [i["uid"] for i in searched["items"]]

@@ -98,17 +98,19 @@ def test_a_dropped_index_is_a_clear_error(knowledge_graph, make_profile):
         knowledge_search(profile=profile, query="battery")
 
 
-def test_query_text_keeps_the_last_user_and_assistant_messages():
+def test_query_text_keeps_the_last_user_and_assistant_messages_that_hold_text():
     messages = [
         {"role": "user", "content": "first"},
         {"role": "system", "content": "you are a helpful assistant"},
         {"role": "assistant", "content": "second"},
         {"role": "tool", "content": "{}"},
         {"role": "user", "content": "third"},
+        {"role": "assistant", "content": " \n "},
     ]
 
-    assert knowledge_query_text(messages=messages, window=2) == "second\nthird"
-    assert knowledge_query_text(messages=messages, window=5) == "first\nsecond\nthird"
+    assert knowledge_query_text(query=None, messages=messages, window=2) == "second\nthird"
+    assert knowledge_query_text(query=None, messages=messages, window=5) == "first\nsecond\nthird"
+    assert knowledge_query_text(query="given", messages=messages, window=2) == "given"
 
 
 @pytest.mark.parametrize(
