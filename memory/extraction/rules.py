@@ -171,10 +171,14 @@ PREFERENCE_FORMS = [
     preference_form(rf"{FIRST_PERSON}(?:like|love|enjoy|adore|loved|enjoyed|adored)\s+|\bmy\s+love\s+(?:of|for)\s+",
                     "positive", "likes {topic}"),
     preference_form(rf"{FIRST_PERSON}(?:hate|dislike|detest|avoid|can['’]t stand|cannot stand)\s+", "negative", "dislikes {topic}"),
-    preference_form(rf"{FIRST_PERSON}(?:do\s+not|don['’]t|never)\s+(?:like|want(?!\s+to\b)|enjoy|eat|drink)\s+", "negative",
+    preference_form(rf"{FIRST_PERSON}(?:do\s+not|don['’]t|never)\s+(?:like|enjoy|eat|drink)\s+", "negative", "dislikes {topic}"),
+    # Not wanting a kind of thing; not wanting a particular one ("I don't want Eternals") is a choice, and not
+    # wanting others to do something ("I don't want them to suffer") a wish.
+    preference_form(rf"{FIRST_PERSON}(?:do\s+not|don['’]t|never)\s+want\s+(?=(?-i:[a-z]))(?!to\b|[^.!?,;]*?\bto\s)", "negative",
                     "dislikes {topic}"),
     preference_form(rf"(?:{FIRST_PERSON_IS}|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:always\s+)?been\s+(?:really\s+)?)"
                     r"(?:fans?\s+of|into|keen on|passionate about|obsessed with|crazy about)\s+", "positive", "likes {topic}"),
+    preference_form(rf"(?:{FIRST_PERSON}(?:feel|felt)\s+|{FIRST_PERSON_IS})drawn\s+to\s+", "positive", "likes {topic}"),
     preference_form(r"\bmy\s+favou?rite\s+(?P<about>[a-z ]+?)\s+(?:is|are)\s+", "positive", "favourite {about}: {topic}"),
     preference_form(r"(?:^|(?<=[.!?;,])\s*|\b(?:but|and)\s+)(?P<topic>(?!(?:but|and|so|it|that|this)\b)[a-z][\w'’ -]{1,40}?)(?:['’]s|\s+is|\s+are|\s+has been)\s+"
                     r"(?:(?:really|so|very|mostly|always|truly|just)\s+)?"
@@ -195,8 +199,10 @@ TOPIC_END = re.compile(r"[.!?;]|(?<=\w)[\"”]|\s*[-–—]\s+|\s+but\s+|,\s+(?=
 # A topic that is only a reference or a clause ("I love it", "I love that you came") says nothing by itself.
 REFERENCE_TOPIC = re.compile(r"^(?:it|that|this|them|these|those|you|him|her|how|what|when|where|who|why|when)\b",
                              re.IGNORECASE)
-# A wish for now ("I like to see a comedy tonight") is a request, not a standing preference.
-REQUEST_TOPIC = re.compile(r"\b(?:tonight|today|now|right away|this (?:morning|afternoon|evening|week))\b", re.IGNORECASE)
+# A wish for now ("I like to see a comedy tonight") or for a particular thing ("I like to see Scream at Cinemark",
+# "to see that with my brother") is a request, not a standing preference.
+REQUEST_TOPIC = re.compile(r"\b(?:tonight|today|now|right away|this (?:morning|afternoon|evening|week))\b|"
+                           r"^to\s+(?:see|watch|get|order|book|buy|have|try)\s+(?:(?:that|it|this)\b|(?-i:[A-Z]))", re.IGNORECASE)
 
 
 def predicate_cardinality(predicate: str) -> str:

@@ -581,3 +581,16 @@ def test_names_in_a_list_or_paired_are_names_and_praise_before_a_name_addresses_
     assert "Annaatthe" in types(result)
     assert set(types(extract("Luna and Oliver! They are so sweet.", role="assistant"))) == {"Luna", "Oliver"}
     assert set(types(extract("You went to Paris? That is really great Jon! Sorry, Mel.", role="assistant"))) == {"Paris"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I like to see Scream at Cinemark 17 tonight or later.", []),
+    ("I like to see that with my brother.", []),
+    ("I don't want Eternals. I want No Time To Die", []),
+    ("I don't want future generations to go through that.", []),
+    ("I don't want mushrooms on my pizza.", [("negative", "mushrooms on my pizza")]),
+    ("I like to watch old movies.", [("positive", "watch old movies")]),
+    ("I feel drawn to serving my country.", [("positive", "serving my country")]),
+])
+def test_a_request_for_a_particular_thing_or_a_wish_for_others_is_no_preference(text, expected):
+    assert [(p.polarity, p.topic) for p in extract(text).preferences] == expected
