@@ -1,9 +1,11 @@
 """The offline extractor: English cue words and clause patterns, no model and no download.
 
-Names are runs of capitalised words; their type comes from cue words (titles, "Corp", "Summit",
+Names are runs of capitalised words (a title in title case keeps its small words and its subtitle: "No Time
+to Die", "Spider-Man: No Way Home"); their type comes from cue words (titles, "Corp", "Summit",
 "Street", a following "workshop" or "laptop", a preceding "in", a known place, quotes). Greetings,
 interjections and words capitalised only because they open a sentence are no names, and a name only
-spoken to ("Thanks, Mel!") is no entity. Later mentions of a name (its first word, its acronym, "the
+spoken to ("Thanks, Mel!") is no entity, nor is an unnamed thing of a turn where someone speaks of themself
+or to the listener ("my car"). Later mentions of a name (its first word, its acronym, "the
 trust", "she") are tied to the entity they refer to, and relations are read from the text between
 two mentions of one clause, never across a negation. The speaker's "I" is the person only in the
 person's own turns.
@@ -578,7 +580,6 @@ class _Document:
         for slot in slots:
             if slot.kind == "speaker" and self.text[slot.start:slot.end].lower() == "my":
                 self._speaker_attribute(slot, slots, clause_end)
-            if slot.kind == "speaker" and self.text[slot.start:slot.end].lower() == "my":
                 group = SPEAKER_GROUP.match(self.text[slot.end:clause_end])
                 if group is not None:
                     self.speaker_attributes.append(("MEMBER_OF", group.group("value").lower(), slot.start))
@@ -691,7 +692,7 @@ class _Document:
         """Return the turn (the paragraph) holding `position`."""
         start = self.text.rfind("\n\n", 0, position)
         end = self.text.find("\n\n", position)
-        return self.text[start + 1 if start >= 0 else 0:end if end >= 0 else len(self.text)]
+        return self.text[start + 2 if start >= 0 else 0:end if end >= 0 else len(self.text)]
 
     def _sentence_bounds(self, position: int) -> tuple[int, int]:
         for sentence in self.sentences:
