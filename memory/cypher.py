@@ -19,9 +19,12 @@ SCHEMA = [
 
 # --- writes -----------------------------------------------------------------------------------
 
+# The person's node is locked first, as every extraction write locks it first (PERSON_WRITE_LOCK):
+# one lock order, so an append and a worker never deadlock.
 CONVERSATION_MERGE = """
 MERGE (u:User {user_id: $user_id})
   ON CREATE SET u.uid = randomUUID(), u.created_at = datetime()
+SET u._lock = true REMOVE u._lock
 MERGE (c:Conversation {user_id: $user_id, session_id: $session_id})
   ON CREATE SET c.uid = randomUUID(), c.agent_id = $agent_id, c.created_at = datetime(), c.last_seq = 0
 MERGE (u)-[:HAS_CONVERSATION]->(c)

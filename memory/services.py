@@ -2,10 +2,12 @@
 
 import hashlib
 import json
+import time
 from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from neo4j.exceptions import TransientError
 from neomodel import db
 
 from memory import cypher, ingest
@@ -21,6 +23,7 @@ from portal.redis_clients import app_redis
 
 LOCK_TIMEOUT_SECONDS = 30
 LOCK_WAIT_SECONDS = 10
+APPEND_ATTEMPTS = 4
 
 
 class ConversationBusy(ApplicationError):
@@ -138,35 +141,15 @@ def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: l
     if not lock.acquire():
         raise ConversationBusy("Another append to this conversation is taking too long; retry shortly.")
     try:
-        with db.transaction:
-            (conversation_uid, previous), = db.cypher_query(
-                cypher.CONVERSATION_MERGE, {"user_id": user_id, "session_id": session_id, "agent_id": agent_id}
-            )[0]
-            previous = previous.to_native() if previous is not None else None
-            seen, _ = db.cypher_query(cypher.MESSAGES_SEEN, {
-                "user_id": user_id, "session_id": session_id, "window": 2 * len(rows),
-                "client_ids": [r["client_id"] for r in rows if r["client_id"]],
-                "hashes": [r["content_hash"] for r in rows if not r["client_id"]],
-            })
-            known = {(client_id or digest): (uid, seq) for uid, seq, client_id, digest in seen}
-            results, fresh, now = [], [], timezone.now()
-            for index, row in enumerate(rows):
-                key = row["client_id"] or row["content_hash"]
-                if key in known:
-                    uid, seq = known[key]
-                    results.append({"client_message_id": row["client_id"], "stored": False, "reason": "duplicate",
-                                    "uid": uid, "seq": seq, "detail": "Already stored; nothing was written twice."})
-                    continue
-                previous = _message_time(index=index, given=row.get("created_at"), previous=previous, now=now)
-                results.append(None)
-                fresh.append({**row, "created_at": previous})
-                known[key] = (None, None)  # a batch may not repeat itself either
-            created = []
-            if fresh:
-                created, _ = db.cypher_query(cypher.MESSAGES_APPEND, {
-                    "conversation_uid": conversation_uid, "user_id": user_id, "agent_id": agent_id,
-                    "messages": fresh,
-                })
+        for attempt in range(APPEND_ATTEMPTS):
+            try:
+                results, created = _conversation_write(user_id=user_id, agent_id=agent_id, session_id=session_id,
+                                                       rows=rows)
+                break
+            except TransientError:  # a deadlock with a worker's write: nothing was written, try again
+                if attempt == APPEND_ATTEMPTS - 1:
+                    raise ConversationBusy("The memory graph is busy with this person; retry shortly.")
+                time.sleep(0.05 * 2 ** attempt)
     finally:
         lock.release()
 
@@ -177,6 +160,39 @@ def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: l
             results[i] = {"client_message_id": client_id, "stored": True, "uid": uid, "seq": seq}
             message_extract.delay(uid, user_id)
     return results
+
+
+def _conversation_write(*, user_id: str, agent_id: str, session_id: str, rows: list[dict]) -> tuple[list, list]:
+    """Append the rows that are not repeats in one transaction; return the results so far and the rows created."""
+    with db.transaction:
+        (conversation_uid, previous), = db.cypher_query(
+            cypher.CONVERSATION_MERGE, {"user_id": user_id, "session_id": session_id, "agent_id": agent_id}
+        )[0]
+        previous = previous.to_native() if previous is not None else None
+        seen, _ = db.cypher_query(cypher.MESSAGES_SEEN, {
+            "user_id": user_id, "session_id": session_id, "window": 2 * len(rows),
+            "client_ids": [r["client_id"] for r in rows if r["client_id"]],
+            "hashes": [r["content_hash"] for r in rows if not r["client_id"]],
+        })
+        known = {(client_id or digest): (uid, seq) for uid, seq, client_id, digest in seen}
+        results, fresh, now = [], [], timezone.now()
+        for index, row in enumerate(rows):
+            key = row["client_id"] or row["content_hash"]
+            if key in known:
+                uid, seq = known[key]
+                results.append({"client_message_id": row["client_id"], "stored": False, "reason": "duplicate",
+                                "uid": uid, "seq": seq, "detail": "Already stored; nothing was written twice."})
+                continue
+            previous = _message_time(index=index, given=row.get("created_at"), previous=previous, now=now)
+            results.append(None)
+            fresh.append({**row, "created_at": previous})
+            known[key] = (None, None)  # a batch may not repeat itself either
+        created = []
+        if fresh:
+            created, _ = db.cypher_query(cypher.MESSAGES_APPEND, {
+                "conversation_uid": conversation_uid, "user_id": user_id, "agent_id": agent_id, "messages": fresh,
+            })
+    return results, created
 
 
 def _message_time(*, index: int, given: datetime | None, previous: datetime | None, now: datetime) -> datetime:
