@@ -66,6 +66,9 @@ SHOWING = re.compile(r"\s+(?:is\s+|are\s+)?(?:now\s+|currently\s+|still\s+|also\
 WHERE_QUESTION = re.compile(r"(?:^|[.!?]\s+)(?:in\s+)?(?:what|which)\s+(?:city|town|area|state|neighbou?rhood)(?:\s+are\s+you"
                             r"(?:\s+in)?)?\?\s*$|\bwhere\s+are\s+you(?:\s+located|\s+based|\s+now)?\?\s*$", re.IGNORECASE)
 PLACE_ANSWER_WORDS = 6
+# Between two members of a list: a comma or "and", after a member's bracket ("Moonfall (PG-13), ").
+LIST_GAP = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:,\s*(?:and\s+)?|and\s+)")
+LIST_TYPED_MEMBERS = 2
 COORDINATION = re.compile(r"\s*,?\s+and\s+(?=[a-z])")
 ATTRIBUTE_VALUE = r"\s+(?:is|was|are|were|has been|remains|stays)\s+(?:now\s+|currently\s+|still\s+|set to\s+)?(?P<value>.+)$"
 POSSESSIVE_ATTRIBUTE = re.compile(r"['’]s?\s+(?P<attr>[a-z]+(?: [a-z]+)?)" + ATTRIBUTE_VALUE)
@@ -328,7 +331,7 @@ class _Document:
                 if classified.cue == NO_CUE and _after_indefinite(sentence, index):
                     continue  # "a Mocha", "an iced Latte": a kind of thing written with a capital, nobody in particular
                 found.append(classified)
-            names[id(sentence)] = found
+            names[id(sentence)] = _list_typed(found, self.text)
         return names
 
     def _classify(self, run: list[_Token], sentence: list[_Token], index: int) -> _Name:
@@ -923,6 +926,25 @@ def _capitalised_runs(sentence: list[_Token]) -> list[tuple[list[_Token], int]]:
         runs.append((sentence[start:j], start))
         i = j
     return runs
+
+
+def _list_typed(names: list[_Name], text: str) -> list[_Name]:
+    """Give the names of a list ("Eternals, Red Notice, No Time to Die and Dune") the type its typed members agree on.
+
+    Only names with no cue of their own take it, and only from at least two members typed by their own words or a rule.
+    """
+    groups: list[list[_Name]] = []
+    for name in names:
+        if groups and LIST_GAP.fullmatch(text[groups[-1][-1].end:name.start]):
+            groups[-1].append(name)
+        else:
+            groups.append([name])
+    typed = []
+    for group in groups:
+        firm = [n.type for n in group if n.cue >= RULE_CUE]
+        kind = firm[0] if len(firm) >= LIST_TYPED_MEMBERS and len(set(firm)) == 1 else None
+        typed.extend(n._replace(type=kind, cue=WEAK_CUE) if kind and n.cue == NO_CUE else n for n in group)
+    return typed
 
 
 def _title_cased(sentence: list[_Token], index: int) -> bool:

@@ -594,3 +594,10 @@ def test_names_in_a_list_or_paired_are_names_and_praise_before_a_name_addresses_
 ])
 def test_a_request_for_a_particular_thing_or_a_wish_for_others_is_no_preference(text, expected):
     assert [(p.polarity, p.topic) for p in extract(text).preferences] == expected
+
+
+def test_the_names_of_a_list_take_the_type_its_typed_members_agree_on():
+    result = extract("The movies are Eternals, No Time to Die, Red Notice, Last Night in Soho and Dune.", role="assistant")
+    assert set(types(result).values()) == {"OBJECT"}
+    assert types(extract("I met Sam, Tom and Ana at Acme Corp."))["Sam"] == "PERSON"
+    assert types(extract("It was signed by Priya, Marcus and Kestrel Robotics."))["Priya"] == "PERSON"
