@@ -909,6 +909,9 @@ def _capitalised_runs(sentence: list[_Token]) -> list[tuple[list[_Token], int]]:
             elif titled and token.text in "'’" and (name_at(j + 1) or (sentence[j + 1:j + 2] and sentence[j + 1].lower == "s"
                                                                         and name_at(j + 2))):
                 j += 1 if name_at(j + 1) else 2  # "World Heroes' Mission", "The King's Man"
+            elif token.text in QUOTES and name_at(j + 1) and j + 3 < len(sentence) and sentence[j + 2].text in QUOTES \
+                    and name_at(j + 3):
+                j += 4  # a nickname between a first and a last name: 'Jocinda "Jo" Fowler'
             elif token.lower == "the" and token.text.islower() and j == i + 1 and name_at(j + 1) \
                     and sentence[j + 1].lower not in english.FUNCTION_WORDS:
                 titled, j = True, j + 1  # an epithet: "Clifford the Big Red Dog"

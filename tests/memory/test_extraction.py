@@ -601,3 +601,9 @@ def test_the_names_of_a_list_take_the_type_its_typed_members_agree_on():
     assert set(types(result).values()) == {"OBJECT"}
     assert types(extract("I met Sam, Tom and Ana at Acme Corp."))["Sam"] == "PERSON"
     assert types(extract("It was signed by Priya, Marcus and Kestrel Robotics."))["Priya"] == "PERSON"
+
+
+def test_a_quoted_nickname_between_a_first_and_a_last_name_is_part_of_the_name():
+    result = extract('With weeks left, NASA executive Jocinda "Jo" Fowler teams up with a man.', role="assistant")
+    assert types(result) == {"NASA": "ORGANIZATION", 'Jocinda "Jo" Fowler': "PERSON"}
+    assert types(extract('I loved "Brave" by Sara Bareilles.'))["Brave"] == "OBJECT"
