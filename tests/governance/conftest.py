@@ -5,54 +5,48 @@ import itertools
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from neomodel import db
 from rest_framework.test import APIClient
 
-from memory import services
-from memory.models import SCOPES, Agent
+from governance import selectors as governance_selectors
+from memory import ingest, selectors, services
+from memory.models import SCOPES, Agent, Subject
 
 _ids = itertools.count(1)
-VECTOR = [0.05] * 384
 
 
-def seed_memory(user_id: str, word: str) -> dict:
-    """Write a conversation of two messages, a fact and preference learnt from the first, an entity it
-    mentions with a related one, and a trace with a step and a tool call; return the uids by kind."""
-    rows, _ = db.cypher_query("""
-        MERGE (u:User {user_id: $u}) ON CREATE SET u.uid = randomUUID(), u.created_at = datetime()
-        CREATE (c:Conversation {uid: randomUUID(), user_id: $u, session_id: 'chat-' + $w, agent_id: 'agent',
-                                title: 'About ' + $w, created_at: datetime(), last_seq: 2})
-        CREATE (u)-[:HAS_CONVERSATION]->(c)
-        CREATE (m1:Message {uid: randomUUID(), user_id: $u, role: 'user', content: 'I work at ' + $w + ' Corp.',
-                            seq: 1, created_at: datetime(), embedding: $v, extraction_status: 'done'})
-        CREATE (m2:Message {uid: randomUUID(), user_id: $u, role: 'assistant', content: 'Noted, ' + $w + '.',
-                            seq: 2, created_at: datetime() + duration('PT1S'), embedding: $v})
-        CREATE (c)-[:HAS_MESSAGE]->(m1), (c)-[:HAS_MESSAGE]->(m2), (c)-[:FIRST_MESSAGE]->(m1),
-               (m1)-[:NEXT_MESSAGE]->(m2)
-        CREATE (e:Entity {uid: randomUUID(), user_id: $u, name: $w + ' Corp', type: 'ORGANIZATION', aliases: [],
-                          created_at: datetime(), embedding: $v})
-        CREATE (city:Entity {uid: randomUUID(), user_id: $u, name: $w + 'ville', type: 'LOCATION', aliases: [],
-                             created_at: datetime(), embedding: $v})
-        CREATE (m1)-[:MENTIONS {confidence: 0.9, start: 10, end: 20}]->(e)
-        CREATE (e)-[:RELATED_TO {type: 'HEADQUARTERS_AT', confidence: 0.8}]->(city)
-        CREATE (f:Fact {uid: randomUUID(), user_id: $u, subject: 'user', predicate: 'EMPLOYED_BY', object: $w + ' Corp',
-                        status: 'current', recorded_at: datetime(), valid_from: datetime(), embedding: $v})
-        CREATE (f)-[:EXTRACTED_FROM]->(m1), (f)-[:ABOUT]->(e)
-        CREATE (p:Preference {uid: randomUUID(), user_id: $u, category: 'work', preference: 'likes ' + $w,
-                              status: 'current', valid_from: datetime(), embedding: $v})
-        CREATE (p)-[:EXTRACTED_FROM]->(m1), (u)-[:HAS_PREFERENCE]->(p)
-        CREATE (t:ReasoningTrace {uid: randomUUID(), user_id: $u, session_id: 'chat-' + $w, agent_id: 'agent',
-                                  task: 'look up ' + $w, outcome: 'found', success: true, started_at: datetime(),
-                                  completed_at: datetime(), task_embedding: $v})
-        CREATE (s:ReasoningStep {uid: randomUUID(), user_id: $u, thought: 'search ' + $w, created_at: datetime()})
-        CREATE (tc:ToolCall {uid: randomUUID(), user_id: $u, tool_name: 'search', arguments: '{}', result: '"' + $w + '"',
-                             created_at: datetime()})
-        CREATE (c)-[:HAS_TRACE]->(t), (t)-[:HAS_STEP {order: 1}]->(s), (s)-[:HAS_TOOL_CALL]->(tc)
-        RETURN c.uid, m1.uid, m2.uid, f.uid, p.uid, e.uid, city.uid, t.uid
-    """, {"u": user_id, "w": word, "v": VECTOR})
-    conversation, m1, m2, fact, preference, entity, city, trace = rows[0]
-    return {"conversation": conversation, "messages": m1, "reply": m2, "facts": fact, "preferences": preference,
-            "entities": entity, "city": city, "traces": trace}
+def seed_memory(*, subject: Subject, agent: Agent, word: str = "ALPACA") -> dict:
+    """Append a conversation of two messages as the agent would and extract each as the worker would, then
+    record a trace with a step and a tool call; return the uids by kind.
+
+    The person's message states where they work (a fact about a company it mentions), where that company
+    is headquartered (a related city, and a fact of it) and a preference; the reply mentions the city.
+    """
+    session_id = f"chat-{word}"
+    results = services.messages_append(subject=subject, agent=agent, session_id=session_id, messages=[
+        {"role": "user", "content": f"I work at {word} Corp. {word} Corp is headquartered in {word}ville. "
+                                    f"I like {word} tea."},
+        {"role": "assistant", "content": f"Noted: {word}ville is lovely."},
+    ])
+    message, reply = (result["uid"] for result in results)
+    for uid in (message, reply):
+        assert ingest.message_extract(message_uid=uid, user_id=subject.user_id) == "done"
+    trace = services.trace_start(subject=subject, agent=agent, session_id=session_id, task=f"look up {word}")
+    services.trace_step_add(subject=subject, trace_uid=trace, thought=f"search {word}", action="search",
+                            observation=f"found {word} Corp", tool_calls=[
+                                {"tool_name": "search", "arguments": {}, "result": word, "status": "success"}])
+    services.trace_complete(subject=subject, trace_uid=trace, outcome="found", success=True)
+
+    def uid_of(kind: str, field: str, value: str) -> str:
+        return next(item["uid"] for item in selectors.item_list(user_id=subject.user_id, kind=kind)["items"]
+                    if item[field] == value)
+
+    conversation = next(c["uid"] for c in governance_selectors.conversation_list(user_id=subject.user_id)
+                        if c["session_id"] == session_id)
+    return {"conversation": conversation, "messages": message, "reply": reply,
+            "facts": uid_of("facts", "predicate", "EMPLOYED_BY"),
+            "preferences": uid_of("preferences", "preference", f"likes {word} tea"),
+            "entities": uid_of("entities", "name", f"{word} Corp"), "city": uid_of("entities", "name", f"{word}ville"),
+            "traces": trace}
 
 
 @pytest.fixture
@@ -72,6 +66,6 @@ def person(db):
         api = APIClient()
         api.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
         return {"user": user, "subject": subject, "agent": agent, "client": client, "api": api,
-                "items": seed_memory(subject.user_id, word)}
+                "items": seed_memory(subject=subject, agent=agent, word=word)}
 
     return make

@@ -34,7 +34,7 @@ def test_sign_in_consent_pause_export_forget_erase(chromium, live_server):
     agent = Agent.objects.create(agent_id="travel-agent", name="Travel agent", scopes=list(SCOPES))
     _, secret = memory_services.agent_token_issue(agent=agent)
     memory_services.grant_create(subject=subject, agent=agent, actor=user)
-    items = seed_memory(subject.user_id, "ALPACA")
+    items = seed_memory(subject=subject, agent=agent)
     api = pw.request.new_context(base_url=live_server.url, extra_http_headers={"Authorization": f"Bearer {secret}"})
 
     def append(text):

@@ -13,6 +13,7 @@ from neomodel import db
 
 from governance import selectors, services
 from governance.models import ErasureJob, ErasureTombstone, JobStatus
+from memory import services as memory_services
 from memory.models import ConsentRecord, Grant, MemoryAccess, Subject
 from portal.celery import app
 
@@ -26,8 +27,7 @@ def _nodes(user_id):
 
 @pytest.fixture
 def broker():
-    """The broker, empty; connections opened through `broker.append` stay open (holding unacked tasks) until teardown."""
-    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
+    """Connections opened through `broker.append` stay open (holding unacked tasks) until teardown."""
     connections = []
     yield connections
     for connection in connections:
@@ -35,7 +35,11 @@ def broker():
 
 
 def _everywhere(broker, *people):
-    """Put each subject into every store: locks and cache, taken and queued tasks, an export, the access log."""
+    """Put each subject into every store: locks and cache, taken and queued tasks, an export, the access log.
+
+    The broker is emptied first: the extraction tasks the seeding queued have already run inline.
+    """
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
     for p in people:  # a worker took an extraction task and has not acknowledged it yet
         app.send_task("memory.tasks.message_extract", args=[p["items"]["messages"], p["subject"].user_id],
                       queue="extraction")
@@ -82,7 +86,7 @@ def test_erasing_memory_leaves_zero_residue_in_every_store_and_spares_others(per
 
     job.refresh_from_db()
     assert job.status == JobStatus.DONE and job.tombstone.residue == STORES
-    assert job.tombstone.deleted["neo4j_nodes"] == 11 and job.tombstone.deleted["broker_messages"] == 2
+    assert job.tombstone.deleted["neo4j_nodes"] == 12 and job.tombstone.deleted["broker_messages"] == 2
     assert job.tombstone.kept == {"consent_records": 3}
     user_id = alice["subject"].user_id
     assert _nodes(user_id) == 0
@@ -100,7 +104,7 @@ def test_erasing_memory_leaves_zero_residue_in_every_store_and_spares_others(per
     assert "nothing left in any store" in page
 
     bob_id = bob["subject"].user_id
-    assert _nodes(bob_id) == 11 and len(list(selectors.broker_messages(user_id=bob_id))) == 2  # queued + taken
+    assert _nodes(bob_id) == 12 and len(list(selectors.broker_messages(user_id=bob_id))) == 2  # queued + taken
     assert redis.Redis.from_url(settings.REDIS_URL).exists(f"lock:conversation:{bob_id}:chat")
     assert cache.get(f"history:{bob_id}:chat") == ["hello"]
     assert selectors.export_directory(user_id=bob_id).exists() and MemoryAccess.objects.filter(subject=bob["subject"])
@@ -112,12 +116,13 @@ def test_an_extraction_running_during_erasure_cannot_leave_residue(person, monke
     monkeypatch.setattr(services, "ERASE_BATCH", 1)  # many small batches: a long window to race in
     p = person()
     user_id = p["subject"].user_id
-    db.cypher_query("MATCH (c:Conversation {user_id: $u}) UNWIND range(1, 200) AS i "
-                    "CREATE (c)-[:HAS_MESSAGE]->(:Message {uid: randomUUID(), user_id: $u, role: 'user', "
-                    "content: 'message ' + i, seq: 2 + i, created_at: datetime()})", {"u": user_id})
+    memory_services.messages_append(subject=p["subject"], agent=p["agent"], session_id="chat-ALPACA",
+                                    messages=[{"role": "user", "content": f"message {i}"} for i in range(1, 201)])
     uids = [uid for (uid,) in db.cypher_query("MATCH (m:Message {user_id: $u}) RETURN m.uid", {"u": user_id})[0]]
     stop, written = threading.Event(), []
 
+    # Hand-written: a writer that keeps deriving from every message for as long as the erasure runs,
+    # where the real step, once a message is extracted, writes nothing more.
     def extraction():
         while not stop.is_set():
             for uid in uids:
@@ -159,15 +164,16 @@ def test_withdrawing_consent_then_erasing_the_category_removes_only_that_categor
 
 def test_erasing_history_drops_conversations_left_empty(person):
     p = person()
-    db.cypher_query("MATCH (c:Conversation {user_id: $u}) DETACH DELETE c", {"u": p["subject"].user_id})
-    db.cypher_query("CREATE (:Conversation {uid: randomUUID(), user_id: $u, session_id: 'only-messages'})"
-                    "-[:HAS_MESSAGE]->(:Message {uid: randomUUID(), user_id: $u, role: 'user', content: 'x', seq: 1})",
-                    {"u": p["subject"].user_id})
+    memory_services.messages_append(subject=p["subject"], agent=p["agent"], session_id="only-messages",
+                                    messages=[{"role": "user", "content": "Remember the blue door."}])
     _, job = _erase(p, url="/me/consent/history/erase/")
     services.subject_erase(job_id=job.pk)
     left = dict(db.cypher_query("MATCH (n {user_id: $u}) RETURN labels(n)[0], count(n)",
                                 {"u": p["subject"].user_id})[0])
-    assert "Message" not in left and "Conversation" not in left and left["Fact"] == 1
+    assert "Message" not in left and left["Fact"] == 2
+    # The seeded conversation holds a reasoning trace, so it stays; the one of messages alone goes.
+    kept = selectors.conversation_list(user_id=p["subject"].user_id)
+    assert [c["session_id"] for c in kept] == ["chat-ALPACA"]
 
 
 def test_deleting_the_account_erases_everything_then_the_account(person, client, broker):
@@ -189,7 +195,7 @@ def test_deleting_the_account_erases_everything_then_the_account(person, client,
     assert not selectors.subject_is_erased(user_id=bob["subject"].user_id)
     receipt = client.get(f"/me/deleted/{job.public_id}/").content.decode()
     assert "nothing left in any store" in receipt and user_id not in receipt
-    assert _nodes(bob["subject"].user_id) == 11
+    assert _nodes(bob["subject"].user_id) == 12
 
 
 def test_a_second_request_while_one_is_pending_reuses_it(person):

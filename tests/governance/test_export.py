@@ -36,7 +36,7 @@ def test_export_holds_every_node_and_relationship_with_provenance_consent_and_ac
     MemoryAccess.objects.create(subject=p["subject"], agent=p["agent"], session_id="s1",
                                 items=[{"type": "fact", "uid": p["items"]["facts"], "score": 0.9}])
     job = _export(p)
-    assert job.status == JobStatus.DONE and job.items_done == job.items_total == 11
+    assert job.status == JobStatus.DONE and job.items_done == job.items_total == 12
     page = p["client"].get(f"/me/export/{job.public_id}/")
     assert not page.context["refresh"] and "100%" in page.content.decode()
 
@@ -45,21 +45,25 @@ def test_export_holds_every_node_and_relationship_with_provenance_consent_and_ac
     assert {"README.md", "manifest.json", "relationships.json", "consent.json", "access_log.json"} <= names
     manifest = json.loads(archive.read("manifest.json"))
     assert manifest["user_id"] == p["subject"].user_id
-    assert manifest["nodes"] == {"Conversation": 1, "Entity": 2, "Fact": 1, "Message": 2, "Preference": 1,
+    assert manifest["nodes"] == {"Conversation": 1, "Entity": 2, "Fact": 2, "Message": 2, "Preference": 1,
                                  "ReasoningStep": 1, "ReasoningTrace": 1, "ToolCall": 1, "User": 1}
-    facts = json.loads(archive.read("nodes/Fact.json"))
-    assert facts[0]["uid"] == p["items"]["facts"] and facts[0]["properties"]["object"] == "ALPACA Corp"
-    assert "embedding" not in facts[0]["properties"]
-    messages = json.loads(archive.read("nodes/Message.json"))
-    assert sorted(m["uid"] for m in messages) == sorted([p["items"]["messages"], p["items"]["reply"]])
+    facts = {fact["uid"]: fact["properties"] for fact in json.loads(archive.read("nodes/Fact.json"))}
+    assert facts[p["items"]["facts"]]["object"] == "ALPACA Corp"
+    assert not any("embedding" in properties for properties in facts.values())
+    messages = {m["uid"]: m["properties"] for m in json.loads(archive.read("nodes/Message.json"))}
+    assert sorted(messages) == sorted([p["items"]["messages"], p["items"]["reply"]])
 
     relationships = json.loads(archive.read("relationships.json"))
     stored = db.cypher_query("MATCH (a {user_id: $u})-[r]->() RETURN count(r)", {"u": p["subject"].user_id})[0][0][0]
-    assert len(relationships) == manifest["relationships"] == stored == 14
-    assert {"type": "EXTRACTED_FROM", "from": p["items"]["facts"], "from_label": "Fact",
-            "to": p["items"]["messages"], "to_labels": ["Message"], "properties": {}} in relationships
-    related = [r for r in relationships if r["type"] == "RELATED_TO"][0]
-    assert related["properties"] == {"type": "HEADQUARTERS_AT", "confidence": 0.8}
+    assert len(relationships) == manifest["relationships"] == stored == 19
+    provenance = next(r for r in relationships if r["type"] == "EXTRACTED_FROM" and r["from"] == p["items"]["facts"])
+    assert (provenance["from_label"], provenance["to"], provenance["to_labels"]) == (
+        "Fact", p["items"]["messages"], ["Message"])
+    assert provenance["properties"]["valid_from"] == messages[p["items"]["messages"]]["created_at"]  # stated undated
+    related = next(r for r in relationships if r["type"] == "RELATED_TO")
+    assert (related["from"], related["to"]) == (p["items"]["entities"], p["items"]["city"])
+    assert (related["properties"]["type"], related["properties"]["message_uid"]) == (
+        "HEADQUARTERS_AT", p["items"]["messages"])
 
     consent = json.loads(archive.read("consent.json"))
     assert {(c["category"], c["granted"], c["actor"]) for c in consent} == {

@@ -29,7 +29,7 @@ def test_another_persons_items_are_not_found_like_missing_ones(person):
         assert alice["items"][kind] not in {item["uid"] for item in listing}
         assert bob["client"].get(f"/me/memory/{kind}/", {"q": "alpaca"}).context["page"]["items"] == []
     assert bob["client"].get(f"/me/conversations/{alice['items']['conversation']}/").status_code == 404
-    assert _nodes(alice["subject"].user_id) == 11
+    assert _nodes(alice["subject"].user_id) == 12
 
 
 def test_another_persons_agents_exports_and_erasures_are_not_found(person):
@@ -57,7 +57,7 @@ def test_destructive_actions_need_a_csrf_token(person, url):
     url = url.replace("AGENT", f"/me/agents/{p['agent'].agent_id}").replace("FACT", p["items"]["facts"])
     response = p["client"].post(url, {"category": "history", "agent": "", "granted": "0", "action": "pause"})
     assert response.status_code == 403
-    assert _nodes(p["subject"].user_id) == 11
+    assert _nodes(p["subject"].user_id) == 12
     assert not ErasureJob.objects.exists() and not ExportJob.objects.exists()
     grant = Grant.objects.get(subject=p["subject"])
     assert grant.paused_at is None and grant.revoked_at is None
@@ -69,5 +69,5 @@ def test_get_never_changes_anything(person, url):
     p = person()
     url = url.replace("AGENT", p["agent"].agent_id).replace("FACT", p["items"]["facts"])
     assert p["client"].get(url).status_code in (200, 405)
-    assert _nodes(p["subject"].user_id) == 11 and not ErasureJob.objects.exists()
+    assert _nodes(p["subject"].user_id) == 12 and not ErasureJob.objects.exists()
     assert Grant.objects.get(subject=p["subject"]).paused_at is None

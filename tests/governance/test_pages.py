@@ -4,6 +4,7 @@ import pytest
 from neomodel import db
 
 from memory.models import ConsentRecord, Grant, MemoryAccess
+from memory.selectors import item_list
 
 pytestmark = pytest.mark.django_db
 
@@ -24,10 +25,10 @@ def test_overview_counts_each_kind_and_lists_agents(person):
     p = person()
     page = p["client"].get("/me/")
     assert page.status_code == 200
-    assert page.context["counts"] == {"conversations": 1, "messages": 2, "facts": 1, "preferences": 1,
+    assert page.context["counts"] == {"conversations": 1, "messages": 2, "facts": 2, "preferences": 1,
                                       "entities": 2, "traces": 1}
     body = page.content.decode()
-    assert p["agent"].name in body and "About ALPACA" in body
+    assert p["agent"].name in body and "chat-ALPACA" in body
     assert page.context["withdrawn"] == []  # granting access consented to every category for that agent
 
 
@@ -107,7 +108,8 @@ def test_entity_page_draws_its_neighbourhood(person):
     page = p["client"].get(f"/me/memory/entities/{p['items']['entities']}/")
     elements = page.context["neighbourhood"]["elements"]
     ids = {e["data"]["id"] for e in elements if "source" not in e["data"]}
-    assert ids == {p["items"]["entities"], p["items"]["city"], p["items"]["facts"], p["items"]["messages"]}
+    facts = {f["uid"] for f in item_list(user_id=p["subject"].user_id, kind="facts")["items"]}  # both are about it
+    assert ids == {p["items"]["entities"], p["items"]["city"], p["items"]["messages"], *facts}
     edges = {(e["data"]["source"], e["data"]["target"], e["data"]["label"]) for e in elements if "source" in e["data"]}
     assert (p["items"]["entities"], p["items"]["city"], "HEADQUARTERS_AT") in edges
     body = page.content.decode()
@@ -130,7 +132,7 @@ def test_forgetting_a_message_asks_then_deletes_what_derives_only_from_it(person
     left = db.cypher_query("MATCH (n {user_id: $u}) RETURN labels(n)[0], count(n)", {"u": p["subject"].user_id})[0]
     counts = dict(left)
     assert "Fact" not in counts and "Preference" not in counts  # extracted from that message alone
-    # The company was mentioned by that message alone; the city it relates to was never mentioned, so it stays.
+    # The company was mentioned by that message alone; the reply mentions the city too, so it stays.
     assert counts["Message"] == 1 and counts["Entity"] == 1
 
 

@@ -6,6 +6,7 @@ import io
 import pytest
 from neomodel import db
 
+from memory import services
 from memory.models import AgentToken
 from portal.models import AuditEvent, user_id_digest
 from tests.governance.conftest import seed_memory
@@ -59,11 +60,13 @@ def test_fact_pages_need_both_permissions(granted, staff):
     assert not AuditEvent.objects.filter(action__startswith="fact.").exists()
 
 
-def test_trace_list_tree_similar_and_delete(granted, staff):
-    subject, _, _ = granted
+def test_trace_list_tree_similar_and_delete(granted, staff, make_subject):
+    subject, agent, _ = granted
     user = subject.user_id
-    first, second = seed_memory(user, "ALPACA"), seed_memory(user, "LLAMA")
-    other = seed_memory("someone-else", "ALPACA")
+    first, second = seed_memory(subject=subject, agent=agent), seed_memory(subject=subject, agent=agent, word="LLAMA")
+    someone_else = make_subject()
+    services.grant_create(subject=someone_else, agent=agent)
+    other = seed_memory(subject=someone_else, agent=agent)
     _, client = staff("review_traces", "view_memory_content")
     listing = client.get(f"/admin/review/traces/?user={user}&outcome=success")
     assert listing.context["count"] == 2 and {r["user_id"] for r in listing.context["rows"]} == {user}
@@ -86,8 +89,8 @@ def test_trace_list_tree_similar_and_delete(granted, staff):
 
 
 def test_trace_pages_need_both_permissions(granted, staff):
-    subject, _, _ = granted
-    uid = seed_memory(subject.user_id, "ALPACA")["traces"]
+    subject, agent, _ = granted
+    uid = seed_memory(subject=subject, agent=agent)["traces"]
     _, client = staff("review_traces")
     assert client.get("/admin/review/traces/").status_code == 403
     assert client.get(f"/admin/review/traces/{subject.user_id}/{uid}/").status_code == 403
