@@ -1,4 +1,4 @@
-"""A subject with pending merges, written as resolution writes them or through real extraction."""
+"""Subjects with pending merges that real extraction and resolution proposed."""
 
 import pytest
 from neomodel import db
@@ -24,33 +24,20 @@ def same_as(user_id) -> dict:
     return {name: (status, from_uid, into_uid) for name, status, from_uid, into_uid in rows}
 
 
-SEED = """
-MERGE (u:User {user_id: $u}) ON CREATE SET u.uid = randomUUID()
-CREATE (c:Conversation {uid: randomUUID(), user_id: $u, session_id: 's1', agent_id: 'a', created_at: datetime(),
-                        last_seq: 1})
-CREATE (m:Message {uid: randomUUID(), user_id: $u, role: 'user', seq: 1, created_at: datetime(),
-                   content: 'Jonathon Smith and Anna Berger met Jonathan Smith.', extraction_status: 'done'})
-CREATE (u)-[:HAS_CONVERSATION]->(c), (c)-[:HAS_MESSAGE]->(m), (c)-[:FIRST_MESSAGE]->(m)
-WITH m
-UNWIND $pairs AS pair
-CREATE (a:Entity {uid: randomUUID(), user_id: $u, name: pair[0], type: 'PERSON', aliases: [], created_at: datetime()})
-CREATE (b:Entity {uid: randomUUID(), user_id: $u, name: pair[1], type: 'PERSON', aliases: [pair[1] + ' Sr'],
-                  created_at: datetime()})
-CREATE (m)-[:MENTIONS {confidence: 0.9}]->(a), (m)-[:MENTIONS {confidence: 0.9}]->(b)
-CREATE (b)-[:RELATED_TO {type: 'WORKS_WITH', confidence: 0.7}]->(a)
-CREATE (a)-[:SAME_AS {status: 'pending', confidence: pair[2], created_at: datetime(),
-                      scores: '{"fuzzy": 0.93, "embedding": 0.81, "combined": ' + toString(pair[2]) + '}',
-                      evidence: '{"mention": "' + pair[0] + '", "sample": "' + m.content + '", "mentions": []}'}]->(b)
-"""
-
-
 @pytest.fixture
 def proposals(granted):
-    """A subject with two pending merges (Jonathon Smith, Anna Berger), written as resolution writes them."""
+    """A subject with two pending merges (Jonathon Smith, Anna Berger) that extraction and resolution proposed.
+
+    The second message names Jonathan Smith beside both near-misses, so the pair is related too.
+    """
     subject, agent, client = granted
-    db.cypher_query(SEED, {"u": subject.user_id, "pairs": [["Jonathon Smith", "Jonathan Smith", 0.88],
-                                                           ["Anna Berger", "Anna Berg", 0.8]]})
-    return {"subject": subject, "agent": agent, "api": client, "pairs": same_as(subject.user_id)}
+    user = subject.user_id
+    say(client, user, "Jonathan Smith met Anna Berg.")
+    say(client, user, "Jonathon Smith and Anna Berger met Jonathan Smith.")
+    pairs = same_as(user)
+    assert {name: status for name, (status, *_) in pairs.items()} == {"Jonathon Smith": "pending",
+                                                                      "Anna Berger": "pending"}
+    return {"subject": subject, "agent": agent, "api": client, "pairs": pairs}
 
 
 @pytest.fixture

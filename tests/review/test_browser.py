@@ -4,10 +4,13 @@ Memory is written through the API with explicit entities and facts, so resolutio
 are deterministic; extraction runs in the test (what the worker would run), not in a worker.
 """
 
+import io
+
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.core.management import call_command
 from neomodel import db
 
 from memory import ingest
@@ -36,7 +39,7 @@ def test_merge_undo_reject_revert_trace_and_token(chromium, live_server, granted
         entities=[{"name": "Jonathon Smith", "type": "PERSON"}, {"name": "Anna Berger", "type": "PERSON"}])
     for text, priority in [("Ticket 7 is urgent.", "high"), ("Bumped it.", "critical")]:
         say(api, user, text, facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": priority}])
-    seed_memory(user, "ALPACA")
+    seed_memory(subject=subject, agent=agent)
     staff = get_user_model().objects.create_user(username="reviewer", email="reviewer@example.com",
                                                  password=PASSWORD, is_staff=True)
     EmailAddress.objects.create(user=staff, email=staff.email, verified=True, primary=True)
@@ -70,8 +73,8 @@ def test_merge_undo_reject_revert_trace_and_token(chromium, live_server, granted
     mentioning, _ = db.cypher_query("MATCH (m:Message {user_id: $u}) WHERE m.content CONTAINS 'Smith' RETURN m.uid",
                                     {"u": user})
     assert len(mentioning) == 2
+    call_command("reextract", user=user, status="done", stdout=io.StringIO())
     for (uid,) in mentioning:
-        db.cypher_query("MATCH (m:Message {uid: $m}) SET m.extraction_status = 'pending'", {"m": uid})
         assert ingest.message_extract(message_uid=uid, user_id=user) == "done"
     page.reload()
     assert "No pending proposals." in page.locator("#proposals").inner_text()
