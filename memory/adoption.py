@@ -48,6 +48,7 @@ class Plan:
 
     subjects: dict[str, str] = field(default_factory=dict)
     new_subjects: list[str] = field(default_factory=list)
+    users_merge: list[dict] = field(default_factory=list)
     adopt: list[dict] = field(default_factory=list)
     copies: dict[str, list[dict]] = field(default_factory=lambda: {"Entity": [], "Preference": []})
     entity_nodes: list[str] = field(default_factory=list)
@@ -96,12 +97,20 @@ def _owner(identifiers: set[str], plan: Plan) -> tuple[str | None, str]:
 
 
 def _users_plan(plan: Plan) -> None:
-    for user in rows(cypher.NAM_USERS):
-        user_id = user["user_id"] or _subject_user_id(user["identifier"])
-        plan.subjects[user["identifier"]] = user_id
+    users = rows(cypher.NAM_USERS)
+    for user in users:
+        plan.subjects[user["identifier"]] = user["user_id"] or _subject_user_id(user["identifier"])
+    portal = {row["user_id"]: row["node"] for row in
+              rows(cypher.PORTAL_USERS, {"user_ids": sorted(set(plan.subjects.values()))})}
+    for user in users:
+        user_id = plan.subjects[user["identifier"]]
         if user["user_id"] is None:
             if not Subject.objects.filter(user_id=user_id).exists():
                 plan.new_subjects.append(user["identifier"])
+            if user_id in portal:
+                plan.users_merge.append({"node": user["node"], "into": portal[user_id]})
+                plan.counts.setdefault("User", {})[user_id] = 1
+                continue
             plan.own(node=user["node"], label="User", user_id=user_id,
                      properties={"uid": _uid(user_id, "User", user["nam_id"], user["node"]),
                                  "nam_id": user["nam_id"]})
@@ -313,7 +322,7 @@ def _traces_plan(plan: Plan) -> None:
 
 def _unowned_rest(plan: Plan) -> None:
     """Report every other unowned memory node: nothing links it to a NAM user."""
-    planned = {row["node"] for row in plan.adopt} | {row["node"] for row in plan.unowned}
+    planned = {row["node"] for row in plan.adopt + plan.unowned + plan.users_merge}
     for node in rows(cypher.UNOWNED_NODES, {"labels": list(cypher.MEMORY_LABELS)}):
         if node["node"] not in planned:
             plan.refuse(label=node["label"], nam_id=node["nam_id"], node=node["node"],
@@ -367,6 +376,7 @@ def nam_adopt(*, dry_run: bool = False) -> dict:
 
 
 def _graph_write(plan: Plan) -> None:
+    db.cypher_query(cypher.USERS_MERGE, {"rows": plan.users_merge})
     # Copies first, while the shared node is still NAM's: a copy of an owned one would clash with it.
     moves = {}
     for label, copies in plan.copies.items():

@@ -33,6 +33,12 @@ MATCH (u:User) WHERE u.identifier IS NOT NULL
 RETURN elementId(u) AS node, u.identifier AS identifier, u.id AS nam_id, u.user_id AS user_id
 """
 
+# The portal's own User node of a person, when they used the portal before adoption.
+PORTAL_USERS = """
+MATCH (u:User) WHERE u.user_id IN $user_ids AND u.identifier IS NULL
+RETURN u.user_id AS user_id, elementId(u) AS node
+"""
+
 NAM_CONVERSATIONS = """
 MATCH (c:Conversation) WHERE c.user_id IS NULL
 RETURN elementId(c) AS node, c.id AS nam_id, c.session_id AS session_id, c.user_identifier AS user_identifier,
@@ -112,6 +118,29 @@ NODES_ADOPT = """
 UNWIND $rows AS row
 MATCH (n) WHERE elementId(n) = row.node
 SET n += row.properties
+"""
+
+# One User node per person: NAM's hands its links to the portal's and goes; the portal's takes its
+# identifier (and id), so NAM's next MERGE on the identifier finds the person's one node.
+USERS_MERGE = """
+UNWIND $rows AS row
+MATCH (nam:User) WHERE elementId(nam) = row.node
+MATCH (mine:User) WHERE elementId(mine) = row.into
+CALL (nam, mine) {
+  MATCH (nam)-[old:HAS_CONVERSATION]->(c) MERGE (mine)-[:HAS_CONVERSATION]->(c) DELETE old
+  RETURN count(*) AS conversations
+}
+CALL (nam, mine) {
+  MATCH (nam)-[old:HAS_PREFERENCE]->(p) MERGE (mine)-[:HAS_PREFERENCE]->(p) DELETE old
+  RETURN count(*) AS preferences
+}
+CALL (nam, mine) {
+  MATCH (nam)-[old:HAS_TRACE]->(t) MERGE (mine)-[:HAS_TRACE]->(t) DELETE old
+  RETURN count(*) AS traces
+}
+WITH nam, mine, nam.identifier AS identifier, nam.id AS id, nam.attributes_json AS attributes
+DETACH DELETE nam
+SET mine.identifier = identifier, mine.id = id, mine.nam_id = id, mine.attributes_json = attributes
 """
 
 # A copy for one more person of a node NAM shared between people: NAM's `id` stays on the original

@@ -192,12 +192,20 @@ def test_each_person_sees_only_their_own_memory_in_the_api_and_the_context(make_
     browser.force_login(alice.account)
     assert browser.get("/me/").status_code == 200
     assert browser.get("/me/memory/messages/").status_code == 200
+    # Alice also talks through the portal before adoption: the portal writes her own User node.
+    said = client.post("/api/v1/conversations/portal-1/messages", {"user_id": "nam-alice", "messages": [
+        {"role": "user", "content": "My cat is called Miso."}]}, format="json")
+    assert said.status_code in (200, 201), said.content
 
     report = adopt()
 
     assert [s["new"] for s in report["subjects"]] == [False, True, True]
     for identifier in ("nam-bob", "nam-carol"):
         services.grant_create(subject=Subject.objects.get(user_id=identifier), agent=agent)
+    people["nam-alice"]["messages"] = sorted(people["nam-alice"]["messages"] + ["My cat is called Miso."])
+    users, _ = db.cypher_query("MATCH (u:User {user_id: 'nam-alice'}) "
+                               "RETURN u.identifier, COUNT { (u)-[:HAS_CONVERSATION]->() }")
+    assert users == [["nam-alice", len(people["nam-alice"]["conversations"]) + 1]]
     seen = {}
     for identifier in IDENTIFIERS:
         person = people[identifier]
