@@ -17,6 +17,9 @@ SCHEMA = [
     "CREATE CONSTRAINT entity_person_type_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.user_id, e.type, e.key) IS UNIQUE",
 ]
 
+# Indexes an older install made that a constraint now replaces (Neo4j refuses the constraint beside them).
+SCHEMA_REPLACED = ["DROP INDEX index_User_user_id IF EXISTS"]
+
 # --- writes -----------------------------------------------------------------------------------
 
 # The person's node is locked first, as every extraction write locks it first (PERSON_WRITE_LOCK):

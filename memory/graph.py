@@ -70,6 +70,8 @@ class MemoryNode(StructuredNode):
 
 
 class User(MemoryNode):
+    # One node per person, so concurrent first writes MERGE the same node and lock the same one.
+    user_id = StringProperty(required=True, unique_index=True)
     created_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     conversations = RelationshipTo("Conversation", "HAS_CONVERSATION")
     preferences = RelationshipTo("Preference", "HAS_PREFERENCE")

@@ -19,6 +19,8 @@ class Command(BaseCommand):
         import memory.graph  # noqa: F401  registers the node classes
 
         graphdb.check_vector_dimensions(embedding_dimensions())
+        for statement in memory_cypher.SCHEMA_REPLACED:
+            db.cypher_query(statement)
         db.install_all_labels(stdout=self.stdout if options["verbosity"] > 1 else io.StringIO())
         for statement in (s for schema in SCHEMAS for s in schema):
             db.cypher_query(statement)
