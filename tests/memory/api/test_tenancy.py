@@ -3,7 +3,7 @@
 import pytest
 from neomodel import db
 
-from memory import services
+from memory import ingest, selectors, services
 from memory.kinds import BY_NAME
 
 pytestmark = pytest.mark.django_db
@@ -12,25 +12,23 @@ KINDS = list(BY_NAME)
 
 
 def _seed(client, user_id, word):
-    """Write one item of every kind for a subject through the API and the graph; return their uids."""
+    """Write one item of every kind for a subject through the API, extracting as the worker would; return their uids.
+
+    The message carries its memory explicitly (an entity, a fact about it, a preference), as an agent may send it.
+    """
     appended = client.post("/api/v1/conversations/shared-session/messages", {"user_id": user_id, "messages": [
-        {"role": "user", "content": f"My secret word is {word}."}]}, format="json").json()
+        {"role": "user", "content": f"My secret word is {word}.", "entities": [{"name": word, "type": "OBJECT"}],
+         "facts": [{"subject": "secret word", "predicate": "IS", "object": word}],
+         "preferences": [{"category": "secret", "preference": f"likes {word}"}]}]}, format="json").json()
     message_uid = appended["results"][0]["uid"]
+    assert ingest.message_extract(message_uid=message_uid, user_id=user_id) == "done"
     trace_uid = client.post("/api/v1/traces", {"user_id": user_id, "session_id": "shared-session",
                                                "task": f"remember {word}"}, format="json").json()["uid"]
     client.post(f"/api/v1/traces/{trace_uid}/complete", {"user_id": user_id, "outcome": word, "success": True},
                 format="json")
-    vector = [0.05] * 384
-    rows, _ = db.cypher_query(
-        "CREATE (f:Fact {uid: randomUUID(), user_id: $u, subject: 'secret word', predicate: 'IS', object: $w, "
-        "  status: 'current', recorded_at: datetime(), embedding: $v}) "
-        "CREATE (p:Preference {uid: randomUUID(), user_id: $u, category: 'secret', preference: $w, "
-        "  status: 'current', valid_from: datetime(), embedding: $v}) "
-        "CREATE (e:Entity {uid: randomUUID(), user_id: $u, name: $w, type: 'OBJECT', aliases: [], "
-        "  created_at: datetime(), embedding: $v}) "
-        "RETURN f.uid, p.uid, e.uid", {"u": user_id, "w": word, "v": vector})
-    fact, preference, entity = rows[0]
-    return {"messages": message_uid, "facts": fact, "preferences": preference, "entities": entity,
+    [fact], [preference], [entity] = (selectors.item_list(user_id=user_id, kind=kind)["items"]
+                                      for kind in ("facts", "preferences", "entities"))
+    return {"messages": message_uid, "facts": fact["uid"], "preferences": preference["uid"], "entities": entity["uid"],
             "traces": trace_uid}
 
 
