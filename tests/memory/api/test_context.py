@@ -5,7 +5,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from neomodel import db
 
-from memory import selectors, services
+from memory import ingest, selectors, services
 from memory.embeddings import get_embedder
 from memory.models import MemoryAccess
 
@@ -23,14 +23,15 @@ def _append(client, user_id, session, *contents):
         {"role": "user", "content": c} for c in contents]}, format="json")
 
 
-def _fact(user_id, subject, predicate, obj, *, recorded_at, expired_at=None, status="current"):
-    vector = get_embedder().embed([f"{subject} {predicate} {obj}"])[0].tolist()
-    rows, _ = db.cypher_query(
-        "CREATE (f:Fact {uid: randomUUID(), user_id: $u, subject: $s, predicate: $p, object: $o, status: $status, "
-        "recorded_at: $recorded, expired_at: $expired, embedding: $v}) RETURN f.uid",
-        {"u": user_id, "s": subject, "p": predicate, "o": obj, "status": status, "recorded": recorded_at,
-         "expired": expired_at, "v": vector})
-    return rows[0][0]
+def _state(client, user_id, session, content, fact, *, said_at=None):
+    """Append a message carrying one fact (said at `said_at`, default now) and extract it as the worker would."""
+    message = {"role": "user", "content": content, "facts": [fact]}
+    if said_at:
+        message["created_at"] = said_at.isoformat()
+    response = client.post(f"/api/v1/conversations/{session}/messages", {"user_id": user_id, "messages": [message]},
+                           format="json")
+    uid = response.json()["results"][0]["uid"]
+    assert ingest.message_extract(message_uid=uid, user_id=user_id) == "done"
 
 
 def test_session_two_recalls_what_session_one_said(granted):
@@ -62,8 +63,9 @@ def test_current_facts_only_unless_as_of(granted):
     subject, _, client = granted
     then = datetime(2025, 1, 1, tzinfo=timezone.utc)
     moved = datetime(2026, 3, 1, tzinfo=timezone.utc)
-    _fact(subject.user_id, "Dana", "LIVES_IN", "Porto", recorded_at=then, expired_at=moved, status="superseded")
-    _fact(subject.user_id, "Dana", "LIVES_IN", "Lisbon", recorded_at=moved)
+    dana = {"subject": "Dana", "predicate": "LIVES_IN", "cardinality": "single"}
+    _state(client, subject.user_id, "s1", "Dana lives in Porto.", {**dana, "object": "Porto"}, said_at=then)
+    _state(client, subject.user_id, "s1", "Dana moved to Lisbon.", {**dana, "object": "Lisbon"}, said_at=moved)
     now = _context(client, subject.user_id, query="Where does Dana live?", include={"history": False})
     assert "Lisbon" in now["context"] and "Porto" not in now["context"]
     past = _context(client, subject.user_id, query="Where does Dana live?", include={"history": False},
@@ -82,8 +84,8 @@ def test_token_budget_is_respected(granted):
 
 def test_withdrawn_categories_are_never_returned(granted):
     subject, agent, client = granted
-    _append(client, subject.user_id, "s1", "I am allergic to peanuts.")
-    _fact(subject.user_id, "user", "ALLERGIC_TO", "peanuts", recorded_at=datetime.now(timezone.utc))
+    _state(client, subject.user_id, "s1", "I am allergic to peanuts.",
+           {"subject": "user", "predicate": "ALLERGIC_TO", "object": "peanuts"})
     services.consent_record(subject=subject, agent=agent, category="long_term", granted=False)
     body = _context(client, subject.user_id, session_id="s2", query="allergies peanuts")
     assert "long_term" not in body["categories"]
@@ -110,6 +112,7 @@ def test_vector_recall_is_exact_per_tenant_despite_closer_strangers(make_subject
     subject, _, client = granted
     query = "Where did I park the car?"
     vector = get_embedder().embed([query])[0].tolist()
+    # Hand-written: messages of 300 people with no account or grant, there only to crowd the vector index.
     db.cypher_query(
         "UNWIND range(1, 300) AS i CREATE (:Message {uid: randomUUID(), user_id: 'stranger-' + toString(i), "
         "role: 'user', content: $q, seq: 1, embedding: $v, created_at: datetime()})", {"q": query, "v": vector})
