@@ -28,8 +28,7 @@ from neomodel import db
 from memory import adoption_cypher as cypher
 from memory.embeddings import embedding_dimensions, get_embedder
 from memory.graph import ENTITY_TYPES
-from memory.ingest import _key as entity_key
-from memory.ingest import derived_uid, entity_uid
+from memory.ingest import derived_uid, entity_key, entity_uid
 from memory.models import Subject
 from memory.services import content_hash
 from portal.audit import audit_record

@@ -169,7 +169,8 @@ def memory_write(*, user_id: str, statement: Statement, text: str, extraction: E
     _entities_resolve(user_id=user_id, statement=statement, text=text, uids=sorted(set(entity_uids.values())))
 
 
-def _key(name: str) -> str:
+def entity_key(name: str) -> str:
+    """Return an entity name's normal form, the key that makes one entity per person and type."""
     return name_core(name) or name.lower()
 
 
@@ -179,7 +180,7 @@ def _fact_text(fact: ExtractedFact) -> str:
 
 def entity_uid(*, user_id: str, type: str, name: str) -> str:
     """Return the one uid an entity of this person, type and normal name has, whoever writes it first."""
-    return derived_uid(user_id, "entity", type, _key(name))
+    return derived_uid(user_id, "entity", type, entity_key(name))
 
 
 def _entities_write(*, user_id: str, statement: Statement, entities: list[ExtractedEntity],
@@ -190,13 +191,13 @@ def _entities_write(*, user_id: str, statement: Statement, entities: list[Extrac
         uid = entity_uid(user_id=user_id, type=entity.type, name=entity.name)
         mention = entity.mentions[0] if entity.mentions else None
         rows.append({
-            "uid": uid, "name": entity.name, "type": entity.type, "key": _key(entity.name),
+            "uid": uid, "name": entity.name, "type": entity.type, "key": entity_key(entity.name),
             "aliases": sorted(set(entity.aliases) - {entity.name}), "embedding": vector,
             "confidence": mention.confidence if mention else entity.confidence,
             "start": mention.start if mention else None, "end": mention.end if mention else None,
         })
         for form in entity.surface_forms:
-            uids.setdefault(_key(form), uid)
+            uids.setdefault(entity_key(form), uid)
     if rows:
         db.cypher_query(cypher.ENTITIES_MERGE, {
             "user_id": user_id, "message_uid": statement.message_uid, "statement_key": statement.key(),
@@ -208,7 +209,7 @@ def _entities_write(*, user_id: str, statement: Statement, entities: list[Extrac
 def _relations_write(*, user_id: str, statement: Statement, extraction: Extraction, entity_uids: dict) -> None:
     rows = []
     for relation in extraction.relations:
-        source, target = entity_uids.get(_key(relation.source)), entity_uids.get(_key(relation.target))
+        source, target = entity_uids.get(entity_key(relation.source)), entity_uids.get(entity_key(relation.target))
         if source and target:
             rows.append({"source": source, "target": target, "type": relation.type,
                          "confidence": relation.confidence, "valid_from": relation.valid_from or statement.created_at,
@@ -229,7 +230,7 @@ def _facts_write(*, user_id: str, statement: Statement, facts: list[ExtractedFac
             "subject": fact.subject, "predicate": fact.predicate, "object": fact.object, "embedding": vector,
             "confidence": fact.confidence, "valid_from": fact.valid_from or statement.created_at,
             "statement_key": statement.key(fact.valid_from, index), "cardinality": fact.cardinality,
-            "about": [entity_uids[k] for k in (_key(fact.subject), _key(fact.object)) if k in entity_uids],
+            "about": [entity_uids[k] for k in (entity_key(fact.subject), entity_key(fact.object)) if k in entity_uids],
         })
         groups[(subject_key, fact.predicate)] = fact.cardinality == "single" or groups.get((subject_key, fact.predicate))
     if not rows:
@@ -410,7 +411,7 @@ def duplicates_find(*, user_id: str | None = None) -> Duplicates:
     rows, columns = db.cypher_query(cypher.ENTITIES_FOR_DEDUPE, {"user_id": user_id})
     groups: dict[tuple, list[dict]] = {}
     for entity in (dict(zip(columns, row)) for row in rows):
-        groups.setdefault((entity["user_id"], entity["type"], _key(entity["name"])), []).append(entity)
+        groups.setdefault((entity["user_id"], entity["type"], entity_key(entity["name"])), []).append(entity)
     entities = []
     for (owner, kind, _), members in sorted(groups.items()):
         if len(members) > 1:
