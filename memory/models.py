@@ -1,4 +1,4 @@
-"""Relational side of memory governance: subjects, agents and tokens, grants, consent, access log."""
+"""Relational side of memory governance: subjects, agents and tokens, grants, consent, retention, access log."""
 
 import hashlib
 import secrets
@@ -6,6 +6,7 @@ import uuid
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 
@@ -120,11 +121,80 @@ class ConsentRecord(models.Model):
         super().save(*args, **kwargs)
 
 
+class RetentionPolicy(models.Model):
+    """How long staff keep a category's memory: the default (no agent), or a stricter one for one agent.
+
+    The stricter of the default and an agent's policy decides what that agent receives; the default
+    (or the person's shorter choice) decides when memory is deleted. Empty days keep it forever.
+    """
+
+    category = models.CharField(max_length=20, choices=[(c, c) for c in CATEGORIES])
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, null=True, blank=True, related_name="retention_policies",
+                              help_text="Empty: the default for every agent.")
+    days = models.PositiveIntegerField(null=True, blank=True, validators=[MinValueValidator(1)],
+                                       help_text="Keep memory this many days; empty keeps it forever.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["category"], condition=models.Q(agent__isnull=True),
+                                    name="one_default_retention_per_category"),
+            models.UniqueConstraint(fields=["category", "agent"], name="one_retention_per_agent_category"),
+        ]
+        verbose_name_plural = "retention policies"
+
+    def clean(self):
+        if self.agent_id is None:
+            return
+        if self.days is None:
+            raise ValidationError({"days": "An agent's retention is a number of days, stricter than the default."})
+        default = RetentionPolicy.objects.filter(category=self.category, agent__isnull=True).first()
+        if default and default.days is not None and self.days > default.days:
+            raise ValidationError({"days": f"An agent's retention may only be stricter than the default "
+                                           f"({default.days} days)."})
+
+    def __str__(self):
+        kept = f"{self.days} days" if self.days else "forever"
+        return f"{self.category}: {kept} ({self.agent or 'every agent'})"
+
+
+class RetentionChoice(models.Model):
+    """A person's own retention for one category, shorter than what staff set."""
+
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="retention_choices")
+    category = models.CharField(max_length=20, choices=[(c, c) for c in CATEGORIES])
+    days = models.PositiveIntegerField(validators=[MinValueValidator(1)])
+    chosen_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["subject", "category"], name="one_retention_choice_per_category")]
+
+
 class MemoryAccess(models.Model):
-    """Which memory items a context response gave to which agent (memory attribution)."""
+    """Which memory items a context response gave to which agent, for which turn (memory attribution).
+
+    `turn_seq` is the seq the conversation's next message takes: the turn the context served.
+    """
 
     subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="accesses")
     agent = models.ForeignKey(Agent, on_delete=models.SET_NULL, null=True)
     session_id = models.CharField(max_length=128, blank=True)
+    turn_seq = models.PositiveIntegerField(null=True, blank=True)
     items = models.JSONField(default=list, help_text="[{type, uid, score}] without content")
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["subject", "session_id", "turn_seq"])]
+
+
+class MemoryAccessItem(models.Model):
+    """One item of a context response: the indexed form of `MemoryAccess.items`, read by item and by turn."""
+
+    access = models.ForeignKey(MemoryAccess, on_delete=models.CASCADE, related_name="item_rows")
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="accessed_items")
+    item_type = models.CharField(max_length=20)
+    uid = models.CharField(max_length=200)
+    score = models.FloatField(default=0.0)
+
+    class Meta:
+        indexes = [models.Index(fields=["subject", "uid"])]
