@@ -85,6 +85,8 @@ class ErasureTombstone(models.Model):
     deleted = models.JSONField(default=dict, help_text="Counts removed per store.")
     residue = models.JSONField(default=dict, help_text="Counts the residue scan found per store after erasing.")
     kept = models.JSONField(default=dict, help_text="Counts deliberately kept, with the reason.")
+    residue_hits = models.JSONField(default=list, blank=True,
+                                    help_text="Where the person's content was still found: label, property, node id.")
     erased_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
