@@ -10,7 +10,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 
-SCOPES = ("context:read", "messages:write", "traces:write", "knowledge:read")
+SCOPES = ("context:read", "messages:write", "traces:write", "knowledge:read", "memory:correct")
 CATEGORIES = ("history", "long_term", "reasoning")
 TOKEN_PREFIX = "mp"
 
@@ -90,6 +90,8 @@ class Grant(models.Model):
     granted_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
+    may_correct = models.BooleanField(
+        default=False, help_text="The person lets this agent correct their memory without asking them first.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["subject", "agent"], name="one_grant_per_agent")]
@@ -198,3 +200,41 @@ class MemoryAccessItem(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["subject", "uid"])]
+
+
+class CorrectionStatus(models.TextChoices):
+    PROPOSED = "proposed"
+    APPLIED = "applied"
+    REJECTED = "rejected"
+    UNDONE = "undone"
+
+
+class Correction(models.Model):
+    """A correction of one fact, preference or entity: proposed by an agent, or applied by a person or reviewer.
+
+    `value` holds the corrected fields, `previous` what they were; applied, the item `target_uid` is
+    superseded by the version `version_uid` (an entity is corrected in place: the two are one).
+    """
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="corrections")
+    kind = models.CharField(max_length=20)
+    target_uid = models.CharField(max_length=64)
+    version_uid = models.CharField(max_length=64, blank=True)
+    value = models.JSONField(default=dict)
+    previous = models.JSONField(default=dict)
+    reason = models.CharField(max_length=500, blank=True)
+    status = models.CharField(max_length=10, choices=CorrectionStatus.choices, default=CorrectionStatus.PROPOSED)
+    agent = models.ForeignKey(Agent, on_delete=models.SET_NULL, null=True, blank=True,
+                              help_text="The agent that proposed (or directly made) it.")
+    corrected_by = models.CharField(max_length=200, blank=True,
+                                    help_text="Provenance: 'the person', 'reviewer <email>' or 'agent <id>'.")
+    decided_by = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["subject", "target_uid"], name="correction_subject_target"),
+                   models.Index(fields=["subject", "version_uid"], name="correction_subject_version"),
+                   models.Index(fields=["status", "created_at"], name="correction_status_created")]
