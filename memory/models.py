@@ -8,7 +8,10 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
+
+from memory.access_state import access_state_invalidate
 
 SCOPES = ("context:read", "messages:write", "traces:write", "knowledge:read", "memory:correct")
 CATEGORIES = ("history", "long_term", "reasoning")
@@ -17,6 +20,24 @@ TOKEN_PREFIX = "mp"
 
 def _public_id() -> str:
     return uuid.uuid4().hex
+
+
+class AccessStateQuerySet(models.QuerySet):
+    """Bulk writes send no signals, so they make the cached access state stale themselves."""
+
+    # Written on the hot path without changing who may read what.
+    NEUTRAL_FIELDS = frozenset({"last_used_at"})
+
+    def update(self, **kwargs):
+        updated = super().update(**kwargs)
+        if updated and not kwargs.keys() <= self.NEUTRAL_FIELDS:
+            access_state_invalidate()
+        return updated
+
+    def bulk_create(self, *args, **kwargs):
+        created = super().bulk_create(*args, **kwargs)
+        access_state_invalidate()
+        return created
 
 
 def validate_scopes(value):
@@ -28,6 +49,8 @@ def validate_scopes(value):
 class Subject(models.Model):
     """A person whose memory the graph holds; `user_id` is the public id on every memory node."""
 
+    objects = AccessStateQuerySet.as_manager()
+
     account = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="subject")
     user_id = models.CharField(max_length=64, unique=True, default=_public_id, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -38,6 +61,8 @@ class Subject(models.Model):
 
 class Agent(models.Model):
     """An AI agent that calls the API with a bearer token."""
+
+    objects = AccessStateQuerySet.as_manager()
 
     agent_id = models.SlugField(max_length=64, unique=True, help_text="Stable public id, stored on the graph.")
     name = models.CharField(max_length=120)
@@ -52,6 +77,8 @@ class Agent(models.Model):
 
 class AgentToken(models.Model):
     """A bearer token; only its SHA-256 digest is stored, the secret is shown once."""
+
+    objects = AccessStateQuerySet.as_manager()
 
     agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="tokens")
     name = models.CharField(max_length=120, blank=True)
@@ -85,6 +112,8 @@ class AgentToken(models.Model):
 class Grant(models.Model):
     """A subject's permission for one agent to use their memory; paused or revoked, it allows nothing."""
 
+    objects = AccessStateQuerySet.as_manager()
+
     subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="grants")
     agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="grants")
     granted_at = models.DateTimeField(default=timezone.now)
@@ -103,6 +132,8 @@ class Grant(models.Model):
 
 class ConsentRecord(models.Model):
     """One row of the append-only consent ledger; the newest row for a scope decides."""
+
+    objects = AccessStateQuerySet.as_manager()
 
     subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="consent_records")
     agent = models.ForeignKey(
@@ -129,6 +160,8 @@ class RetentionPolicy(models.Model):
     The stricter of the default and an agent's policy decides what that agent receives; the default
     (or the person's shorter choice) decides when memory is deleted. Empty days keep it forever.
     """
+
+    objects = AccessStateQuerySet.as_manager()
 
     category = models.CharField(max_length=20, choices=[(c, c) for c in CATEGORIES])
     agent = models.ForeignKey(Agent, on_delete=models.CASCADE, null=True, blank=True, related_name="retention_policies",
@@ -162,6 +195,8 @@ class RetentionPolicy(models.Model):
 
 class RetentionChoice(models.Model):
     """A person's own retention for one category, shorter than what staff set."""
+
+    objects = AccessStateQuerySet.as_manager()
 
     subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="retention_choices")
     category = models.CharField(max_length=20, choices=[(c, c) for c in CATEGORIES])
@@ -238,3 +273,14 @@ class Correction(models.Model):
         indexes = [models.Index(fields=["subject", "target_uid"], name="correction_subject_target"),
                    models.Index(fields=["subject", "version_uid"], name="correction_subject_version"),
                    models.Index(fields=["status", "created_at"], name="correction_status_created")]
+
+
+def _access_state_changed(sender, update_fields=None, **kwargs):
+    if update_fields is None or not set(update_fields) <= AccessStateQuerySet.NEUTRAL_FIELDS:
+        access_state_invalidate()
+
+
+# Every save and delete of what decides who may read what, cascades included; bulk writes: AccessStateQuerySet.
+for _model in (Subject, Agent, AgentToken, Grant, ConsentRecord, RetentionPolicy, RetentionChoice):
+    post_save.connect(_access_state_changed, sender=_model, dispatch_uid=f"access_state_{_model.__name__}")
+    post_delete.connect(_access_state_changed, sender=_model, dispatch_uid=f"access_state_delete_{_model.__name__}")

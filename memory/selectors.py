@@ -9,6 +9,7 @@ from datetime import date, datetime
 from django.db.models import Q
 
 from memory import adoption_cypher, cypher
+from memory.access_state import access_state_cached
 from memory.kinds import kind_get
 from memory.models import CATEGORIES, Agent, ConsentRecord, Grant, Subject
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
@@ -60,11 +61,9 @@ def subject_find(*, text: str) -> Subject | None:
 
 def subject_for_agent(*, agent: Agent, user_id: str) -> Subject:
     """Return the subject an agent may act for, or refuse the same way whether or not it exists."""
-    grant = (
-        Grant.objects.select_related("subject")
-        .filter(agent=agent, subject__user_id=user_id, revoked_at__isnull=True)
-        .first()
-    )
+    grant = access_state_cached(key=("grant", agent.pk, user_id), load=lambda: (
+        Grant.objects.select_related("subject").filter(agent=agent, subject__user_id=user_id, revoked_at__isnull=True)
+        .first()))
     if grant is None:
         raise AccessDenied("This agent has no access to that user's memory.", {"user_id": user_id})
     if grant.paused_at is not None:
@@ -75,6 +74,11 @@ def subject_for_agent(*, agent: Agent, user_id: str) -> Subject:
 
 def consented_categories(*, subject: Subject, agent: Agent | None) -> set[str]:
     """Return the categories the subject consents to for this agent: the newest ledger row decides."""
+    return set(access_state_cached(key=("consent", subject.pk, agent.pk if agent else None),
+                                   load=lambda: _consented_categories(subject=subject, agent=agent)))
+
+
+def _consented_categories(*, subject: Subject, agent: Agent | None) -> frozenset[str]:
     records = (
         ConsentRecord.objects.filter(subject=subject, agent__in=[agent] if agent else [])
         | ConsentRecord.objects.filter(subject=subject, agent__isnull=True)
@@ -82,7 +86,7 @@ def consented_categories(*, subject: Subject, agent: Agent | None) -> set[str]:
     decided = {}
     for category, granted in records:
         decided.setdefault(category, granted)
-    return {category for category in CATEGORIES if decided.get(category)}
+    return frozenset(category for category in CATEGORIES if decided.get(category))
 
 
 def _encode_cursor(t: date | datetime, uid: str) -> str:

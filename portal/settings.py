@@ -143,6 +143,9 @@ CACHES = {
         "KEY_PREFIX": "portal",
     }
 }
+# Tokens, grants, consent and retention are cached per process, checked against a version in Redis on
+# every request; this bounds an entry's age when a change could not reach Redis (memory.access_state).
+ACCESS_CACHE_SECONDS = env.int("ACCESS_CACHE_SECONDS", default=60)
 
 # Celery: Redis as broker and result store, in a database of its own (REDIS_URL holds caches and locks).
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/1")

@@ -1,7 +1,10 @@
+import hmac
+
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
+from memory.access_state import access_state_cached
 from memory.models import TOKEN_PREFIX, AgentToken
 
 
@@ -20,8 +23,10 @@ class AgentTokenAuthentication(authentication.BaseAuthentication):
         parts = token.split("_", 2)
         if len(parts) != 3 or parts[0] != TOKEN_PREFIX:
             raise exceptions.AuthenticationFailed("Invalid token.")
-        record = AgentToken.objects.select_related("agent").filter(prefix=parts[1]).first()
-        if record is None or record.digest != AgentToken.digest_of(token):
+        prefix = parts[1]
+        record = access_state_cached(
+            key=("token", prefix), load=lambda: AgentToken.objects.select_related("agent").filter(prefix=prefix).first())
+        if record is None or not hmac.compare_digest(record.digest, AgentToken.digest_of(token)):
             raise exceptions.AuthenticationFailed("Invalid token.")
         if record.revoked_at is not None:
             raise exceptions.AuthenticationFailed("This token has been revoked.")
@@ -29,10 +34,11 @@ class AgentTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("This token has expired.")
         if not record.agent.is_active:
             raise exceptions.AuthenticationFailed("This agent is deactivated.")
-        # One write a minute at most: the hot path should not update a row on every call.
+        # One write a minute at most (per process: the record is cached): not a row update on every call.
         now = timezone.now()
         if record.last_used_at is None or (now - record.last_used_at).total_seconds() > 60:
             AgentToken.objects.filter(pk=record.pk).update(last_used_at=now)
+            record.last_used_at = now
         return (None, record)
 
     def authenticate_header(self, request):
