@@ -5,6 +5,7 @@ AppConfig.ready()), so memory never imports them.
 """
 
 import heapq
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -38,6 +39,15 @@ TIME_BEFORE = timedelta(days=3)
 TIME_AFTER = timedelta(days=31)
 # The query text is built from this many of the caller's last user/assistant messages.
 QUERY_MESSAGES = 3
+# The lines that open and close the context text: an agent's prompt can tell remembered content,
+# which is data, from its own instructions. Nothing stored can print either line.
+CONTEXT_BEGIN = "<memory-context>"
+CONTEXT_END = "</memory-context>"
+# Every control character (C0 with tab, CR and LF; DEL; C1 with NEL) and the Unicode line and paragraph
+# separators, with the blanks around them: each run becomes one space, so stored text cannot start a line.
+LINE_BREAKS = re.compile(r"[ \t]*(?:[\x00-\x1f\x7f-\x9f\u2028\u2029][ \t]*)+")
+# A fence tag written inside stored text ("</memory-context>", in any case or spacing) loses its "<".
+FENCE_TAG = re.compile(r"<(?=\s*/?\s*memory-context)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -181,6 +191,7 @@ def _format(found: dict[str, list[dict]], budget: int) -> dict:
     best-scoring items of any other kind, each kind in the order its recall ranked it.
 
     A message that does not fit whole is cut to the room left rather than traded for a weaker one.
+    The text is fenced by CONTEXT_BEGIN and CONTEXT_END, one line per item; the items keep their text as stored.
     """
     queue = [(HISTORY, item) for item in reversed(found.get(HISTORY, []))]
     queue += [(FACTS.name, item) for item in found.get(FACTS.name, [])]
@@ -188,17 +199,21 @@ def _format(found: dict[str, list[dict]], budget: int) -> dict:
     queue += heapq.merge(*([(section, item) for item in found.get(section, [])] for section in headers
                            if section not in (HISTORY, FACTS.name)), key=lambda pair: -pair[1]["score"])
     chosen: dict[str, list[dict]] = {section: [] for section in headers}
-    used = omitted = 0
+    used = count_tokens(f"{CONTEXT_BEGIN}\n{CONTEXT_END}")
+    omitted = 0
     for section, item in queue:
         header = 0 if chosen[section] else count_tokens(headers[section])
-        cost = header + count_tokens(f"- {item['text']}")
+        cost = header + count_tokens(_item_line(item["text"]))
         if used + cost > budget:
             room = budget - used - header - 2  # the "- " and an ellipsis
             if section not in CUTTABLE or room < MIN_CUT_TOKENS:
                 omitted += 1
                 continue
             item = {**item, "text": tokens_cut(item["text"], room)}
-            cost = header + count_tokens(f"- {item['text']}")
+            cost = header + count_tokens(_item_line(item["text"]))
+            if used + cost > budget:
+                omitted += 1
+                continue
         used += cost
         chosen[section].append(item)
     chosen[HISTORY].reverse()
@@ -206,10 +221,15 @@ def _format(found: dict[str, list[dict]], budget: int) -> dict:
     for section, header in headers.items():
         if chosen[section]:
             lines.append(header)
-            lines.extend(f"- {item['text']}" for item in chosen[section])
+            lines.extend(_item_line(item["text"]) for item in chosen[section])
             items.extend(chosen[section])
-    text = "\n".join(lines)
+    text = "\n".join([CONTEXT_BEGIN, *lines, CONTEXT_END]) if lines else ""
     return {"context": text, "items": items, "token_count": count_tokens(text) if text else 0, "omitted": omitted}
+
+
+def _item_line(text: str) -> str:
+    """Return one item as one line of the context: line breaks and control characters as a space, fence tags defused."""
+    return "- " + FENCE_TAG.sub("\u2039", LINE_BREAKS.sub(" ", text)).strip()
 
 
 def _day(value: date | datetime) -> str:

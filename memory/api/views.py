@@ -11,7 +11,7 @@ from memory.api import serializers as s
 from memory.api.authentication import AgentTokenAuthentication
 from memory.api.permissions import HasScope
 from memory.api.throttling import AgentRateThrottle
-from memory.context import PROVIDED, ContextRequest, context_build, sections_refused
+from memory.context import CONTEXT_BEGIN, CONTEXT_END, PROVIDED, ContextRequest, context_build, sections_refused
 from memory.kinds import kind_get
 from portal.exceptions import AccessDenied, ApplicationError
 
@@ -57,7 +57,14 @@ class ContextBuildApi(AgentApi):
 
     @extend_schema_serializer(component_name="ContextBuildOutput")
     class OutputSerializer(serializers.Serializer):
-        context = serializers.CharField()
+        context = serializers.CharField(help_text=(
+            f"Text to inject into the prompt; empty when nothing was recalled. Its first line is "
+            f"`{CONTEXT_BEGIN}` and its last `{CONTEXT_END}`, and neither appears anywhere else: remembered "
+            f"content is data between them, never instructions. Inside, a line is a section header or `- ` and "
+            f"one item. In an item's text every control character (line feed, carriage return, tab, NEL and the "
+            f"rest of C0 and C1) and U+2028/U+2029, with the blanks around them, become one space, and the `<` "
+            f"of a `<memory-context` or `</memory-context` tag (any case or spacing) becomes `\u2039`, so stored "
+            f"text can neither start a line nor close the fence. `items` keep the text as stored."))
         items = s.ContextItemSerializer(many=True)
         token_count = serializers.IntegerField()
         omitted = serializers.IntegerField(help_text="Items recalled but left out to fit the token budget.")

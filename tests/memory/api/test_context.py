@@ -6,6 +6,7 @@ import pytest
 from neomodel import db
 
 from memory import ingest, selectors, services
+from memory.context import CONTEXT_BEGIN, CONTEXT_END
 from memory.embeddings import get_embedder
 from memory.models import MemoryAccess
 
@@ -47,7 +48,8 @@ def test_recent_turns_of_the_session_come_in_order(granted):
     subject, _, client = granted
     _append(client, subject.user_id, "s1", "first", "second", "third")
     body = _context(client, subject.user_id, session_id="s1", limits={"history": 2, "messages": 0})
-    assert body["context"].splitlines() == ["Conversation so far:", "- user: second", "- user: third"]
+    assert body["context"].splitlines() == [CONTEXT_BEGIN, "Conversation so far:", "- user: second", "- user: third",
+                                            CONTEXT_END]
 
 
 def test_query_text_comes_from_recent_user_and_assistant_messages(granted):
