@@ -2,10 +2,10 @@ import logging
 import time
 
 import redis
-from django.core.cache import cache
 from rest_framework.throttling import BaseThrottle
 
 from memory.models import AgentToken
+from portal.redis_clients import app_redis
 
 logger = logging.getLogger(__name__)
 
@@ -24,9 +24,11 @@ class AgentRateThrottle(BaseThrottle):
         window = int(time.time() // 60)
         key = f"ratelimit:{agent.pk}:{window}"
         self.retry_after = 60 - int(time.time() % 60)
+        pipe = app_redis().pipeline(transaction=False)  # one round trip
+        pipe.incr(key)
+        pipe.expire(key, 120)  # the key names its minute; it only has to outlive it
         try:
-            cache.add(key, 0, timeout=120)
-            count = cache.incr(key)
+            count, _ = pipe.execute()
         except (redis.ConnectionError, redis.TimeoutError):
             logger.warning("Rate limit not enforced for agent %s: Redis is unavailable.", agent.agent_id)
             return True
