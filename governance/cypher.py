@@ -33,6 +33,61 @@ _COUNT = "MATCH (n:{label} {{user_id: $user_id}}) WHERE head(labels(n)) = $label
 # Every node of the subject whatever its label, including labels no code here knows about.
 RESIDUE_NODES = "MATCH (n) WHERE n.user_id = $user_id RETURN count(n) AS n"
 
+# The properties that hold a person's words, or what was derived from them, by label: what an erasure
+# fingerprints before it deletes. Ids, kinds, roles and times are no one's words.
+CONTENT_PROPERTIES = {
+    "Message": ["content"],
+    "Entity": ["name", "aliases", "description"],
+    "Preference": ["preference", "context"],
+    "Fact": ["subject", "predicate", "object"],
+    "ReasoningTrace": ["task", "outcome"],
+    "ReasoningStep": ["thought", "observation"],
+    "ToolCall": ["arguments", "result"],
+    "Conversation": ["title"],
+}
+
+# The distinct texts of one label's content properties on the subject's nodes (a list, as aliases, is
+# flattened), read through the label's user_id index.
+_CONTENT_TEXTS = """
+MATCH (n:{label} {{user_id: $user_id}})
+UNWIND [k IN $properties WHERE n[k] IS NOT NULL | n[k]] AS value
+UNWIND CASE WHEN value IS :: LIST<ANY> THEN value ELSE [value] END AS text
+WITH text WHERE text IS :: STRING
+RETURN DISTINCT text
+"""
+
+# Entity names and aliases: matched as whole values, as a name is too short to look for inside a text.
+ENTITY_NAMES = """
+MATCH (e:Entity {user_id: $user_id})
+UNWIND [e.name] + coalesce(e.aliases, []) AS name
+WITH name WHERE name IS :: STRING
+RETURN DISTINCT name
+"""
+
+# What neo4j-agent-memory wrote for a user of this identifier that adopt_nam has not adopted yet (no
+# user_id): the erasure cannot delete it, so its scan must see it.
+NAM_CONTENT_TEXTS = """
+MATCH (u:User {identifier: $user_id}) WHERE u.user_id IS NULL
+CALL (u) {
+  MATCH (u)-[:HAS_CONVERSATION]->(:Conversation)-[:HAS_MESSAGE]->(m:Message) RETURN 'Message' AS label, m.content AS text
+  UNION
+  MATCH (u)-[:HAS_PREFERENCE]->(p:Preference) RETURN 'Preference' AS label, p.preference AS text
+  UNION
+  MATCH (u)-[:HAS_TRACE]->(t:ReasoningTrace) RETURN 'ReasoningTrace' AS label, t.task AS text
+}
+WITH label, text WHERE text IS :: STRING
+RETURN label, text
+"""
+
+# Every string (or list of strings) property of every node that is not the subject's, under any label,
+# streamed: the content scan looks for the subject's fingerprints in what the erasure left.
+RESIDUE_TEXTS = """
+MATCH (n) WHERE n.user_id IS NULL OR n.user_id <> $user_id
+WITH n, [k IN keys(n) WHERE n[k] IS :: STRING OR n[k] IS :: LIST<STRING NOT NULL> | [k, n[k]]] AS texts
+WHERE size(texts) > 0
+RETURN labels(n) AS labels, n.user_id AS owner, coalesce(n.uid, n.id, elementId(n)) AS node, texts
+"""
+
 # A page of one label's nodes in uid order, without vectors; then the same page's outgoing relationships.
 _NODE_PAGE = """
 MATCH (n:{label} {{user_id: $user_id}})
@@ -113,3 +168,7 @@ def node_page(label: str) -> str:
 
 def relationship_page(label: str) -> str:
     return label_query(_RELATIONSHIP_PAGE, label)
+
+
+def content_texts(label: str) -> str:
+    return label_query(_CONTENT_TEXTS, label)

@@ -5,13 +5,19 @@ Every function that reads memory takes the subject's `user_id` and uses it.
 
 import base64
 import json
+import re
+import unicodedata
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import neo4j
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models.functions import Cast
+from neomodel import db
 
 from governance import cypher
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
@@ -24,6 +30,13 @@ from portal.models import user_id_digest
 from portal.redis_clients import app_redis, broker_redis
 
 BROKER_QUEUE_TYPES = (b"list", "list")
+WORD = re.compile(r"\w+")
+# A text's fingerprints are its runs of RUN_WORDS words (the whole text when shorter); runs shorter
+# than RUN_CHARS characters ("thank you", "in the morning") are said by everyone and tell no one apart.
+RUN_WORDS = 8
+RUN_CHARS = 20
+# A name is looked for as a whole value, and only when it has several words: "Lisbon" is anyone's.
+NAME_WORDS = 2
 
 
 def subject_is_erased(*, user_id: str) -> bool:
@@ -219,6 +232,13 @@ def database_rows(*, user_id: str, subject_pk: int, account: bool) -> dict[str, 
     the subject row itself (the account's link to its id) is not residue.
     """
     found = {}
+    own = []
+    if not account:
+        # The person's own sign-in (a username such as "nam:<identifier>", an email), wherever it is
+        # written (the account, its addresses, the audit trail's actor), says who they are, not what
+        # they said; it stays with the account.
+        signin = get_user_model().objects.filter(subject__pk=subject_pk).values("username", "email").first() or {}
+        own = [value for value in signin.values() if value]
     for model in apps.get_models():
         for field in model._meta.concrete_fields:
             if not isinstance(field, (models.CharField, models.TextField, models.JSONField)):
@@ -226,7 +246,7 @@ def database_rows(*, user_id: str, subject_pk: int, account: bool) -> dict[str, 
             if model is Subject and field.name == "user_id" and not account:
                 continue
             n = (model.objects.annotate(_text=Cast(field.name, models.TextField()))
-                 .filter(_text__contains=user_id).count())
+                 .filter(_text__contains=user_id).exclude(_text__in=own).count())
             if n:
                 key = f"{model._meta.label}.{field.name}"
                 found[key] = found.get(key, 0) + n
@@ -241,6 +261,98 @@ def database_rows(*, user_id: str, subject_pk: int, account: bool) -> dict[str, 
         if n:
             found[model._meta.label] = n
     return found
+
+
+@dataclass(frozen=True)
+class Fingerprints:
+    """What an erasure looks for after deleting: the subject's id, runs of their words, their names."""
+
+    user_id: str
+    runs: frozenset[str]
+    names: frozenset[str]
+
+    @property
+    def run_lengths(self) -> list[int]:
+        return sorted({run.count(" ") + 1 for run in self.runs})
+
+    @property
+    def run_starts(self) -> frozenset[str]:
+        return frozenset(run.split(" ", 1)[0] for run in self.runs)
+
+
+def _words(text: str) -> list[str]:
+    return WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
+def text_fingerprints(text: str) -> set[str]:
+    """Return a text's runs of words, normalised (case, accents' forms, punctuation and spacing go)."""
+    words = _words(text)
+    runs = {" ".join(words[i:i + RUN_WORDS]) for i in range(len(words) - RUN_WORDS + 1)} or {" ".join(words)}
+    return {run for run in runs if len(run) >= RUN_CHARS}
+
+
+def content_fingerprints(*, user_id: str, labels: list[str]) -> Fingerprints:
+    """Return the fingerprints of the subject's content under these labels; take them before erasing.
+
+    They cover the subject's own nodes and what neo4j-agent-memory wrote for a user of this identifier
+    that was never adopted, which the erasure cannot reach by `user_id`.
+    """
+    texts = [row["text"] for label in labels if label in cypher.CONTENT_PROPERTIES
+             for row in rows(cypher.content_texts(label),
+                             {"user_id": user_id, "properties": cypher.CONTENT_PROPERTIES[label]})]
+    texts += [row["text"] for row in rows(cypher.NAM_CONTENT_TEXTS, {"user_id": user_id}) if row["label"] in labels]
+    names = set()
+    if "Entity" in labels:
+        names = {" ".join(words) for row in rows(cypher.ENTITY_NAMES, {"user_id": user_id})
+                 if len(words := _words(row["name"])) >= NAME_WORDS}
+    return Fingerprints(user_id=user_id, runs=frozenset(run for text in texts for run in text_fingerprints(text)),
+                        names=frozenset(names))
+
+
+def _matches(text: str, fingerprints: Fingerprints, lengths: list[int], starts: frozenset[str]) -> set[str]:
+    """Return the fingerprints a value holds: runs anywhere in it, a name as the whole of it."""
+    if text == fingerprints.user_id:
+        return {text}
+    words = _words(text)
+    found = {whole} if (whole := " ".join(words)) in fingerprints.names else set()
+    for i, word in enumerate(words):
+        if word in starts:
+            found.update(run for n in lengths if i + n <= len(words)
+                         and (run := " ".join(words[i:i + n])) in fingerprints.runs)
+    return found
+
+
+def _graph_stream(query: str, params: dict) -> Iterator[neo4j.Record]:
+    """Yield a read query's records as the server sends them, so a whole graph never sits in memory."""
+    if db.driver is None:
+        db.cypher_query("RETURN 1")
+    with db.driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
+        yield from session.run(query, params)
+
+
+def content_residue(*, fingerprints: Fingerprints) -> dict:
+    """Look for the subject's fingerprints in every property of every node left that is not theirs.
+
+    A hit in a node without an owner (another library's, one never adopted, one written by hand) is
+    residue, reported as label, property and node id, never as content. Another person's memory is
+    theirs even where it says what the subject said ("prefers dark mode in every app"): what it holds
+    is counted as shared, and a node without an owner that holds only shared content is no residue.
+    """
+    lengths, starts = fingerprints.run_lengths, fingerprints.run_starts
+    candidates, shared = [], set()
+    for record in _graph_stream(cypher.RESIDUE_TEXTS, {"user_id": fingerprints.user_id}):
+        for key, value in record["texts"]:
+            for text in value if isinstance(value, list) else [value]:
+                found = _matches(text, fingerprints, lengths, starts)
+                if not found:
+                    continue
+                if record["owner"] is None:
+                    candidates.append(((record["labels"][0] if record["labels"] else "", key, record["node"]), found))
+                else:
+                    shared |= found - {fingerprints.user_id}
+    hits = {hit: None for hit, found in candidates if found - shared}
+    return {"hits": [{"label": label, "property": key, "node": node} for label, key, node in hits],
+            "shared": len(shared)}
 
 
 def residue_scan(*, user_id: str, subject_pk: int, scope: str, category: str = "") -> dict[str, int]:

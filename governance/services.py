@@ -218,6 +218,10 @@ def subject_erase(*, job_id: int) -> ErasureJob:
     user_id, subject_pk = subject.user_id, subject.pk
     job.status, job.started_at = JobStatus.RUNNING, timezone.now()
     job.save(update_fields=["status", "started_at"])
+    # Taken before anything goes: afterwards the scan looks for this content itself, wherever it was copied.
+    fingerprints = selectors.content_fingerprints(
+        user_id=user_id, labels=list(category_labels(job.category)) if job.scope == ErasureScope.CATEGORY
+        else list(cypher.CONTENT_PROPERTIES))
 
     deleted = {"neo4j_nodes": 0, "redis_keys": 0, "broker_messages": 0, "export_files": 0, "database_rows": 0}
     for _ in range(ERASE_PASSES):
@@ -237,7 +241,8 @@ def subject_erase(*, job_id: int) -> ErasureJob:
         if not sum(residue.values()):
             break
 
-    kept = {}
+    content = selectors.content_residue(fingerprints=fingerprints)
+    kept = {"content_shared_with_others": content["shared"]} if content["shared"] else {}
     consent_rows = ConsentRecord.objects.filter(subject=subject).count()
     if job.scope == ErasureScope.ACCOUNT:
         deleted["database_rows"] += consent_rows + Grant.objects.filter(subject=subject).count()
@@ -251,9 +256,11 @@ def subject_erase(*, job_id: int) -> ErasureJob:
         kept["consent_records"] = consent_rows
         Grant.objects.filter(pk__in=job.paused_grants).update(paused_at=None)
 
+    residue["content"] = len(content["hits"])
     with transaction.atomic():
         ErasureTombstone.objects.create(job=job, user_id_digest=job.user_id_digest, scope=job.scope,
-                                        category=job.category, deleted=deleted, residue=residue, kept=kept)
+                                        category=job.category, deleted=deleted, residue=residue, kept=kept,
+                                        residue_hits=content["hits"])
         job.status = JobStatus.DONE if not sum(residue.values()) else JobStatus.FAILED
         job.error = "" if job.status == JobStatus.DONE else "Residue remained after erasing; see the tombstone."
         job.nodes_deleted, job.finished_at = deleted["neo4j_nodes"], timezone.now()

@@ -18,7 +18,7 @@ from memory.models import ConsentRecord, Grant, MemoryAccess, Subject
 from portal.celery import app
 
 pytestmark = pytest.mark.django_db
-STORES = {"neo4j": 0, "redis": 0, "broker": 0, "database": 0, "files": 0}
+STORES = {"neo4j": 0, "redis": 0, "broker": 0, "database": 0, "files": 0, "content": 0}
 
 
 def _nodes(user_id):
@@ -155,7 +155,7 @@ def test_withdrawing_consent_then_erasing_the_category_removes_only_that_categor
     _, job = _erase(p, url="/me/consent/long_term/erase/")
     services.subject_erase(job_id=job.pk)
     job.refresh_from_db()
-    assert job.status == JobStatus.DONE and job.tombstone.residue == {"neo4j": 0}
+    assert job.status == JobStatus.DONE and job.tombstone.residue == {"neo4j": 0, "content": 0}
     left = dict(db.cypher_query("MATCH (n {user_id: $u}) RETURN labels(n)[0], count(n)",
                                 {"u": p["subject"].user_id})[0])
     assert left == {"User": 1, "Conversation": 1, "Message": 2, "ReasoningTrace": 1, "ReasoningStep": 1,

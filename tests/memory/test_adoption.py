@@ -1,7 +1,6 @@
 """adopt_nam on the graph neo4j-agent-memory 0.8.0 wrote (tests/fixtures/nam_graph.json)."""
 
 import io
-import json
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -12,7 +11,7 @@ from neomodel import db
 from memory import services
 from memory.models import Subject
 from memory.selectors import unowned_counts
-from tests.fixtures.nam import nam_graph_load
+from tests.fixtures.nam import nam_adopt, nam_graph_load, nam_people
 
 pytestmark = pytest.mark.django_db
 IDENTIFIERS = ("nam-alice", "nam-bob", "nam-carol")
@@ -27,43 +26,12 @@ def graph_snapshot() -> list:
     return sorted(repr(row) for row in nodes) + sorted(repr(row) for row in rels)
 
 
-def adopt(*flags) -> dict:
-    out = io.StringIO()
-    call_command("adopt_nam", "--json", *flags, stdout=out)
-    return json.loads(out.getvalue())
-
-
-def fixture_view(graph: dict) -> dict:
-    """Read what each NAM user wrote straight from the fixture: messages, mentioned entities, preferences."""
-    nodes = graph["nodes"]
-    out = {i: [r for r in graph["relationships"] if r["start"] == i] for i in range(len(nodes))}
-    into = {i: [r for r in graph["relationships"] if r["end"] == i] for i in range(len(nodes))}
-    people = {}
-    for i, node in enumerate(nodes):
-        if "User" not in node["labels"]:
-            continue
-        conversations = [r["end"] for r in out[i] if r["type"] == "HAS_CONVERSATION"]
-        messages = [r["end"] for c in conversations for r in out[c] if r["type"] == "HAS_MESSAGE"]
-        entities = {r["end"] for m in messages for r in out[m] if r["type"] == "MENTIONS"}
-        entities |= {r["start"] for m in messages for r in into[m] if r["type"] == "EXTRACTED_FROM"
-                     and "Entity" in nodes[r["start"]]["labels"]}
-        people[node["properties"]["identifier"]] = {
-            "conversations": conversations,
-            "messages": sorted(nodes[m]["properties"]["content"] for m in messages),
-            "entities": sorted(nodes[e]["properties"]["name"] for e in entities),
-            "preferences": sorted(nodes[r["end"]]["properties"]["preference"] for r in out[i]
-                                  if r["type"] == "HAS_PREFERENCE"),
-            "traces": sorted(nodes[r["end"]]["properties"]["task"] for r in out[i] if r["type"] == "HAS_TRACE"),
-        }
-    return people
-
-
 def test_dry_run_reports_by_label_and_person_and_changes_nothing():
     graph = nam_graph_load()
-    people = fixture_view(graph)
+    people = nam_people(graph)
     before = graph_snapshot()
 
-    report = adopt("--dry-run")
+    report = nam_adopt("--dry-run")
     out = io.StringIO()
     call_command("adopt_nam", "--dry-run", stdout=out)
 
@@ -94,7 +62,7 @@ def test_dry_run_reports_by_label_and_person_and_changes_nothing():
 
 def test_adopt_owns_every_node_it_can_and_a_rerun_changes_nothing():
     nam_graph_load()
-    report = adopt()
+    report = nam_adopt()
     assert report["dry_run"] is False
     assert unowned_counts() == {"Fact": 1}
     missing, _ = db.cypher_query("MATCH (n) WHERE n.user_id IS NOT NULL AND (n.uid IS NULL OR n.nam_id IS NULL) "
@@ -124,7 +92,7 @@ def test_adopt_owns_every_node_it_can_and_a_rerun_changes_nothing():
     assert dims[0][0] == [384]
 
     after = graph_snapshot()
-    again = adopt()
+    again = nam_adopt()
     assert graph_snapshot() == after
     assert again["adopted"] == {} and again["subjects"] == [
         {"identifier": i, "user_id": i, "new": False} for i in IDENTIFIERS]
@@ -144,7 +112,7 @@ def test_review_pages_answer_on_unowned_nodes_and_after_adoption(staff):
     index = client.get("/admin/review/").content.decode()
     assert "Unowned memory" in index and "Message" in index
 
-    adopt()
+    nam_adopt()
     for url in REVIEW_PAGES:
         assert client.get(url).status_code == 200, url
     timeline = client.get("/admin/review/facts/?user=nam-alice&subject=user")
@@ -176,7 +144,7 @@ def listed(client, user_id: str, kind: str, field: str) -> list:
 
 def test_each_person_sees_only_their_own_memory_in_the_api_and_the_context(make_agent, api_for):
     graph = nam_graph_load()
-    people = fixture_view(graph)
+    people = nam_people(graph)
     # An account whose subject id is a NAM identifier already (it answers, with nothing, before adoption).
     alice = Subject.objects.create(account=get_user_model().objects.create_user(username="alice"),
                                    user_id="nam-alice")
@@ -197,7 +165,7 @@ def test_each_person_sees_only_their_own_memory_in_the_api_and_the_context(make_
         {"role": "user", "content": "My cat is called Miso."}]}, format="json")
     assert said.status_code in (200, 201), said.content
 
-    report = adopt()
+    report = nam_adopt()
 
     assert [s["new"] for s in report["subjects"]] == [False, True, True]
     for identifier in ("nam-bob", "nam-carol"):
@@ -234,8 +202,8 @@ def test_each_person_sees_only_their_own_memory_in_the_api_and_the_context(make_
 
 def test_a_person_claims_an_adopted_subject_and_sees_it_on_their_pages():
     graph = nam_graph_load()
-    people = fixture_view(graph)
-    adopt()
+    people = nam_people(graph)
+    nam_adopt()
     account = get_user_model().objects.create_user(username="carol", email="carol@example.com",
                                                    password="a-long-passphrase-9")
     call_command("adopt_nam", "--claim", "nam-carol", "--account", "carol@example.com", stdout=io.StringIO())
@@ -260,18 +228,18 @@ def test_graph_status_counts_unowned_nodes_by_label():
     text = out.getvalue()
     messages = sum(1 for node in graph["nodes"] if node["labels"] == ["Message"])
     assert "without an owner" in text and f"Message          {messages:>10}" in text
-    adopt()
+    nam_adopt()
     out = io.StringIO()
     call_command("graph_status", stdout=out)
     assert f"Fact             {1:>10}" in out.getvalue().split("without an owner")[1]
 
 
 def test_a_nam_user_named_by_email_claims_their_subject_by_resetting_the_password(client, mailoutbox):
-    people = fixture_view(nam_graph_load())
+    people = nam_people(nam_graph_load())
     # NAM identifies this person by email (the fixture's users have plain identifiers).
     db.cypher_query("MATCH (u:User {identifier: 'nam-carol'}) SET u.identifier = 'carol@example.com' "
                     "WITH u MATCH (u)-[:HAS_CONVERSATION]->(c) SET c.user_identifier = u.identifier")
-    report = adopt()
+    report = nam_adopt()
     user_id = next(s["user_id"] for s in report["subjects"] if s["identifier"] == "carol@example.com")
     assert user_id != "carol@example.com"
     assert report["adopted"]["Message"][user_id] == len(people["nam-carol"]["messages"])
@@ -288,9 +256,9 @@ def test_embeddings_of_the_configured_size_are_kept_and_others_recomputed():
     sizes = {len(value) for node in graph["nodes"] for key, value in node["properties"].items()
              if key in ("embedding", "task_embedding")}
     assert sizes == {64}
-    assert adopt("--dry-run")["embeddings_recomputed"] > 0
+    assert nam_adopt("--dry-run")["embeddings_recomputed"] > 0
     with override_settings(EMBEDDER="openai", OPENAI_EMBEDDING_DIMENSIONS=64):
-        assert adopt("--dry-run")["embeddings_recomputed"] == 0
+        assert nam_adopt("--dry-run")["embeddings_recomputed"] == 0
 
 
 # What NAM 0.8.0's CREATE_MESSAGE writes when its agent goes on talking after adoption (the tail found
@@ -306,11 +274,11 @@ CREATE (last)-[:NEXT_MESSAGE]->(m)
 
 def test_a_rerun_adopts_only_what_nam_wrote_since(make_agent, api_for):
     nam_graph_load()
-    adopt()
+    nam_adopt()
     last_seq, _ = db.cypher_query("MATCH (c:Conversation {session_id: 'nam-alice-session-1'}) RETURN c.last_seq")
     db.cypher_query(NAM_MESSAGE_APPEND, {"session_id": "nam-alice-session-1", "content": "I adopted a cat, Miso."})
 
-    report = adopt()
+    report = nam_adopt()
 
     assert report["adopted"] == {"Message": {"nam-alice": 1}} and report["copies"] == {"Entity": 0, "Preference": 0}
     found, _ = db.cypher_query("MATCH (c:Conversation {session_id: 'nam-alice-session-1'})-[:HAS_MESSAGE]->"
@@ -329,12 +297,12 @@ CREATE (a)-[:RELATED_TO {id: randomUUID(), type: $type, relation_type: $type, co
 
 
 def test_relations_follow_the_copies_and_what_joins_two_people_is_reported():
-    people = fixture_view(nam_graph_load())
+    people = nam_people(nam_graph_load())
     db.cypher_query(NAM_RELATION, {"source": "Acme Corp", "target": "Lisbon", "type": "HEADQUARTERED_IN"})
     db.cypher_query(NAM_RELATION, {"source": "Marta Silva", "target": "Rui Costa", "type": "KNOWS"})
     db.cypher_query("MATCH (e:Entity {name: 'Jazz Festival'}) SET e.type = 'CONCEPT'")
 
-    report = adopt()
+    report = nam_adopt()
 
     both = [i for i in IDENTIFIERS if {"Acme Corp", "Lisbon"} <= set(people[i]["entities"])]
     assert len(both) > 1
