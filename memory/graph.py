@@ -138,6 +138,7 @@ class ExtractedFrom(StructuredRel):
 
     key = StringProperty()
     valid_from = StatedTimeProperty()
+    correction_id = StringProperty(help_text="Set on a statement a correction carried over to its new version.")
 
 
 class SupersededBy(StructuredRel):
@@ -145,8 +146,12 @@ class SupersededBy(StructuredRel):
     confirmed_by = StringProperty()
     reverted_at = DateTimeNeo4jFormatProperty()
     reverted_by = StringProperty()
-    reason = StringProperty(help_text="'duplicate' when dedupe_memory merged a duplicate preference into another.")
+    reason = StringProperty(help_text="'duplicate' when dedupe_memory merged a duplicate preference into another; "
+                                      "'correction' when a person or reviewer corrected it.")
     merged_at = DateTimeNeo4jFormatProperty()
+    correction_id = StringProperty()
+    corrected_at = DateTimeNeo4jFormatProperty()
+    corrected_by = StringProperty()
 
 
 class Entity(MemoryNode):
@@ -158,6 +163,8 @@ class Entity(MemoryNode):
     created_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     key = StringProperty(help_text="The normal name; unique per person and type (memory.cypher.SCHEMA).")
     first_key = StringProperty(help_text="The order key of its earliest statement.")
+    correction_id = StringProperty(help_text="The correction that set its name, type and aliases; extraction keeps them.")
+    corrected_by = StringProperty()
     related = RelationshipTo("Entity", "RELATED_TO", model=RelatedTo)
     same_as = RelationshipTo("Entity", "SAME_AS", model=SameAs)
     mentioned_in = RelationshipFrom("Message", "MENTIONS", model=Mention)
@@ -177,6 +184,11 @@ class Fact(MemoryNode):
     status = StringProperty(default="current", choices={s: s for s in FACT_STATUSES}, index=True)
     first_key = StringProperty(help_text="The order key of its earliest statement.")
     nam_subject = StringProperty(help_text="The subject neo4j-agent-memory gave it: the NAM user's identifier.")
+    correction_id = StringProperty(help_text="On a corrected version: the correction that made it.")
+    corrected_by = StringProperty()
+    corrects = StringProperty(help_text="On a corrected version: the uid of the version it corrected.")
+    stated_from = StatedTimeProperty(help_text="A valid_from the correction stated.")
+    stated_until = StatedTimeProperty(help_text="A valid_until the correction stated: it held until then.")
     about = RelationshipTo("Entity", "ABOUT")
     extracted_from = RelationshipTo("Message", "EXTRACTED_FROM", model=ExtractedFrom)
     superseded_by = RelationshipTo("Fact", "SUPERSEDED_BY", cardinality=ZeroOrOne, model=SupersededBy)
@@ -195,6 +207,9 @@ class Preference(MemoryNode):
     recorded_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     status = StringProperty(default="current", choices={s: s for s in FACT_STATUSES})
     first_key = StringProperty(help_text="The order key of its earliest statement.")
+    correction_id = StringProperty(help_text="On a corrected version: the correction that made it.")
+    corrected_by = StringProperty()
+    corrects = StringProperty(help_text="On a corrected version: the uid of the version it corrected.")
     extracted_from = RelationshipTo("Message", "EXTRACTED_FROM", model=ExtractedFrom)
     superseded_by = RelationshipTo("Preference", "SUPERSEDED_BY", cardinality=ZeroOrOne, model=SupersededBy)
 

@@ -8,6 +8,11 @@ Which fact or preference is current is then worked out from all statements in th
 said (a stated valid_from, then the message's created_at, then its seq), so the graph is a function
 of the messages and their order, never of the order extraction ran in. Running it twice changes
 nothing.
+
+A person's (or a reviewer's) correction is the other input: the wrong node is retracted and a new
+version takes over its statements, and every later statement of the wrong value is written to that
+version too (corrections_follow), so the graph is a function of the messages and the corrections,
+whichever came first.
 """
 
 import hashlib
@@ -60,6 +65,14 @@ class Statement:
 
 def _utc(moment: datetime) -> datetime:
     return moment.astimezone(timezone.utc).replace(tzinfo=None)
+
+
+def _moment(value) -> datetime:
+    """Return a stated date (as the start of its day, UTC) or a moment as a moment, so that they compare."""
+    value = getattr(value, "to_native", lambda: value)()
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return datetime.combine(value, time(), timezone.utc)
 
 
 def derived_uid(*parts: str) -> str:
@@ -236,6 +249,7 @@ def _facts_write(*, user_id: str, statement: Statement, facts: list[ExtractedFac
     if not rows:
         return
     db.cypher_query(cypher.FACTS_MERGE, {"user_id": user_id, "message_uid": statement.message_uid, "facts": rows})
+    corrections_follow(label="Fact", user_id=user_id, message_uid=statement.message_uid, rows=rows)
     for (subject_key, predicate), single in sorted(groups.items()):
         group_settle(user_id=user_id, group=StatementGroup("Fact", subject_key, predicate, bool(single)))
 
@@ -257,12 +271,42 @@ def _preferences_write(*, user_id: str, statement: Statement, preferences: list[
         return
     db.cypher_query(cypher.PREFERENCES_MERGE, {"user_id": user_id, "message_uid": statement.message_uid,
                                                "preferences": rows})
+    topics |= corrections_follow(label="Preference", user_id=user_id, message_uid=statement.message_uid, rows=rows)
     for topic in sorted(topics):
         group_settle(user_id=user_id, group=StatementGroup("Preference", topic, None, True))
 
 
 def preference_uid(*, user_id: str, topic: str, polarity: str) -> str:
     return derived_uid(user_id, "preference", topic, polarity)
+
+
+def corrections_follow(*, label: str, user_id: str, message_uid: str, rows: list[dict]) -> set[str]:
+    """Write each statement of a corrected node to the newest version correcting it; return their topics.
+
+    The wrong node keeps the statement too (it stays retracted), so undoing the correction needs no
+    extraction. A version with a corrected valid_from takes it for every statement it is given.
+    """
+    heads, columns = db.cypher_query(cypher.CORRECTION_HEADS[label],
+                                     {"user_id": user_id, "uids": [row["uid"] for row in rows]})
+    heads = {head["wrong"]: head for head in (dict(zip(columns, h)) for h in heads)}
+    redirected = [
+        {"version_uid": heads[row["uid"]]["version_uid"],
+         "statement_key": statement_key_restated(key=row["statement_key"], valid_from=heads[row["uid"]]["stated_from"]),
+         "valid_from": heads[row["uid"]]["stated_from"] or row["valid_from"]}
+        for row in rows if row["uid"] in heads
+    ]
+    if redirected:
+        db.cypher_query(cypher.CORRECTED_STATEMENTS_MERGE[label],
+                        {"user_id": user_id, "message_uid": message_uid, "rows": redirected})
+    return {head["topic"] for head in heads.values() if head["topic"]}
+
+
+def statement_key_restated(*, key: str, valid_from: date | None) -> str:
+    """Return a statement's order key with `valid_from` as its stated time (the key unchanged without one)."""
+    if valid_from is None:
+        return key
+    stated = _utc(datetime.combine(valid_from, time(), timezone.utc)).strftime(TIME_KEY)
+    return f"{stated}|{key.split('|', 1)[1]}"
 
 
 @dataclass(frozen=True)
@@ -284,6 +328,18 @@ def group_settle(*, user_id: str, group: StatementGroup) -> None:
         nodes, columns = db.cypher_query(cypher.PREFERENCE_STATEMENTS, {"user_id": user_id, "topic": group.key})
     timeline_settle(label=group.label, user_id=user_id, nodes=[dict(zip(columns, n)) for n in nodes],
                     exclusive=group.exclusive)
+
+
+def node_statement_groups(*, user_id: str, uids: list[str]) -> list[StatementGroup]:
+    """Return the groups facts or preferences are settled in, to settle them again after a correction."""
+    rows, columns = db.cypher_query(cypher.NODE_STATEMENT_GROUPS, {"user_id": user_id, "uids": uids})
+    return [StatementGroup(**dict(zip(columns, row))) for row in rows]
+
+
+def preference_key(text: str) -> tuple[str, str]:
+    """Return the topic and polarity a preference's text is keyed by, as extraction keys it."""
+    topic, negative = _preference_topic(text)
+    return preference_topic(topic) or preference_topic(text), "negative" if negative else "positive"
 
 
 def message_statement_groups(*, user_id: str, message_uid: str) -> list[StatementGroup]:
@@ -316,6 +372,12 @@ def timeline_settle(*, label: str, user_id: str, nodes: list[dict], exclusive: b
             if after is not None:
                 row.update(status="superseded", valid_until=after["valid_from"], expired_at=after["stored_at"],
                            superseded_by=after["node_uid"])
+        stated_until = node.get("stated_until")
+        if stated_until is not None and (row["valid_until"] is None
+                                         or _moment(stated_until) < _moment(row["valid_until"])):
+            # The person said when it stopped holding: it ended then, whatever came after it.
+            row.update(status="superseded", valid_until=stated_until,
+                       expired_at=row["expired_at"] or node["corrected_at"])
         rows.append(row)
     if rows:
         db.cypher_query(cypher.TIMELINE_SETTLE[label], {"user_id": user_id, "rows": rows})

@@ -12,4 +12,6 @@ urlpatterns = [
     path("traces/<str:trace_uid>/complete", views.TraceCompleteApi.as_view(), name="trace_complete"),
     path("users/<str:user_id>/<kind:kind>/", views.ItemListApi.as_view(), name="item_list"),
     path("users/<str:user_id>/<kind:kind>/<str:uid>", views.ItemDetailApi.as_view(), name="item_detail"),
+    path("users/<str:user_id>/<kind:kind>/<str:uid>/corrections", views.CorrectionCreateApi.as_view(),
+         name="correction_create"),
 ]
