@@ -113,8 +113,10 @@ def query_text(request: ContextRequest) -> str:
 
 
 def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, categories: set[str]) -> dict:
-    """Recall the subject's memory for one turn and format it within the token budget."""
+    """Recall the subject's memory within its retention for this agent, for one turn, and format it within
+    the token budget; `turn_seq` is the seq of the turn it serves, when the session's history was read."""
     user_id = subject.user_id
+    cutoffs = selectors.retention_cutoffs(subject=subject, agent=agent)
     limits = {**default_limits(), **request.limits}
     include = {**include_defaults(), **request.include}
     wanted = {name for name, on in include.items() if on and (name in PROVIDED or name in categories)}
@@ -123,40 +125,45 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
     lucene = selectors.lucene_query(text=text, user_id=user_id, fields=("content",)) if text else None
 
     found: dict[str, list[dict]] = {}
+    turn_seq = None
     if HISTORY in wanted:
-        recent = selectors.messages_recent(user_id=user_id, session_id=request.session_id, limit=limits["history"]) \
-            if request.session_id else []
+        recent = []
+        if request.session_id:
+            session = selectors.messages_recent(user_id=user_id, session_id=request.session_id,
+                                                limit=limits["history"], cutoffs=cutoffs)
+            recent, turn_seq = session["messages"], session["next_seq"]
         found[HISTORY] = [_history_item(m) for m in recent]
         if embedding is not None and limits[MESSAGES.name]:
-            focus = selectors.query_focus(user_id=user_id, text=text)
+            focus = selectors.query_focus(user_id=user_id, text=text, cutoffs=cutoffs)
             recall_embedding, recall_lucene = embedding, lucene
             if focus["text"] != text:
                 recall_embedding = get_embedder().embed([focus["text"]])[0].tolist()
                 recall_lucene = selectors.lucene_query(text=focus["text"], user_id=user_id, fields=("content",))
             relevant = selectors.messages_relevant(
                 user_id=user_id, embedding=recall_embedding, lucene=recall_lucene, exclude=[m["uid"] for m in recent],
-                limit=limits["messages"], during=_time_asked(text), speaker=focus["speaker"],
+                limit=limits["messages"], during=_time_asked(text), speaker=focus["speaker"], cutoffs=cutoffs,
             )
             found["messages"] = [_message_item(m) for m in relevant]
     if "long_term" in wanted and embedding is not None:
         facts = selectors.facts_relevant(user_id=user_id, embedding=embedding, limit=limits["facts"],
-                                         as_of=request.as_of)
+                                         as_of=request.as_of, cutoffs=cutoffs)
         found["facts"] = [_fact_item(f) for f in _follow_best_fact(facts)]
         preferences = selectors.preferences_relevant(user_id=user_id, embedding=embedding,
-                                                     limit=limits["preferences"], as_of=request.as_of)
+                                                     limit=limits["preferences"], as_of=request.as_of, cutoffs=cutoffs)
         found["preferences"] = [_preference_item(p) for p in preferences]
         entity_lucene = selectors.lucene_query(text=text, user_id=user_id, fields=("name", "aliases"))
         entities = selectors.entities_relevant(user_id=user_id, embedding=embedding, lucene=entity_lucene,
-                                               limit=limits["entities"])
+                                               limit=limits["entities"], cutoffs=cutoffs)
         found["entities"] = [_entity_item(e) for e in entities]
     if "reasoning" in wanted and embedding is not None:
-        traces = selectors.traces_similar(user_id=user_id, embedding=embedding, limit=limits["traces"])
+        traces = selectors.traces_similar(user_id=user_id, embedding=embedding, limit=limits["traces"],
+                                          cutoffs=cutoffs)
         found["traces"] = [_trace_item(t) for t in traces]
     for name, section in PROVIDED.items():
         if name in wanted and embedding is not None and limits[name]:
             found[name] = section.provide(agent=agent, request=request, query=text, embedding=embedding,
                                           limit=limits[name])
-    return _format(found, request.token_budget)
+    return {**_format(found, request.token_budget), "turn_seq": turn_seq}
 
 
 def _time_asked(text: str) -> tuple[datetime, datetime] | None:

@@ -119,6 +119,38 @@ DETACH DELETE e
 RETURN count(*)
 """
 
+# --- retention ---------------------------------------------------------------------------------
+
+# How old an item is for retention: a message from when it was said, a trace from when it started;
+# a fact, preference or entity from the newest message that still supports it (what a newer message
+# says again stays), else from the newest support retention removed (`supported_at`), else from
+# when it was written (an explicit or a corrected item, or one adopted without its messages).
+_AGE = {
+    "Message": "{n}.created_at",
+    "ReasoningTrace": "{n}.started_at",
+    "Fact": "coalesce(COLLECT {{ MATCH ({n})-[:EXTRACTED_FROM]->(supporting:Message) RETURN max(supporting.created_at) "
+            "}}[0], {n}.supported_at, {n}.recorded_at)",
+    "Preference": "coalesce(COLLECT {{ MATCH ({n})-[:EXTRACTED_FROM]->(supporting:Message) "
+                  "RETURN max(supporting.created_at) }}[0], {n}.supported_at, {n}.recorded_at, {n}.valid_from)",
+    "Entity": "coalesce(COLLECT {{ MATCH (supporting:Message)-[:MENTIONS]->({n}) RETURN max(supporting.created_at) "
+              "}}[0], {n}.supported_at, {n}.created_at)",
+}
+RETAINED_CATEGORY = {"Message": "history", "ReasoningTrace": "reasoning", "Fact": "long_term", "Preference": "long_term",
+                     "Entity": "long_term"}
+
+
+def kept_since(*, label: str, node: str) -> str:
+    """Return the expression of a node's age for retention (see _AGE)."""
+    return _AGE[label].format(n=node)
+
+
+def kept(*, label: str, node: str) -> str:
+    """Return the condition that a node is within its category's retention: `$cutoffs` maps each
+    category to the oldest moment still kept, or null to keep it forever."""
+    cutoff = f"$cutoffs.{RETAINED_CATEGORY[label]}"
+    return f"({cutoff} IS NULL OR {kept_since(label=label, node=node)} >= {cutoff})"
+
+
 # Any memory node, with the parts that exist only for it (trace steps, tool calls); one query per
 # label (built once per kind in memory.kinds) so that the uid constraint's index is used.
 _NODE_DELETE = """
@@ -132,16 +164,21 @@ RETURN 1 + size(parts) AS deleted
 """
 
 # A page of one kind, newest first; the cursor is the last row's (sort time, uid), so pages never overlap.
+# Items past their retention are left out, whether or not the periodic job has deleted them yet.
 _ITEM_LIST = """
 MATCH (n:{label} {{user_id: $user_id}})
 WHERE $after_t IS NULL OR n.{order} < $after_t OR (n.{order} = $after_t AND n.uid < $after_uid)
-RETURN n.uid AS uid, n.{order} AS sort_key, {{{projection}}} AS item
+WITH n, {age} AS kept_since
+WHERE {cutoff} IS NULL OR kept_since >= {cutoff}
+RETURN n.uid AS uid, n.{order} AS sort_key, kept_since, {{{projection}}} AS item
 ORDER BY n.{order} DESC, n.uid DESC LIMIT $limit
 """
 
 _ITEM_GET = """
 MATCH (n:{label} {{uid: $uid, user_id: $user_id}})
-RETURN n.uid AS uid, {{{projection}}} AS item
+WITH n, {age} AS kept_since
+WHERE {cutoff} IS NULL OR kept_since >= {cutoff}
+RETURN n.uid AS uid, kept_since, {{{projection}}} AS item
 """
 
 
@@ -150,38 +187,46 @@ def node_delete(*, label: str) -> str:
 
 
 def item_list(*, label: str, order: str, fields: tuple[str, ...]) -> str:
-    return _ITEM_LIST.format(label=label, order=order, projection=", ".join(f"{f}: n.{f}" for f in fields))
+    return _ITEM_LIST.format(label=label, order=order, age=kept_since(label=label, node="n"),
+                             cutoff=f"$cutoffs.{RETAINED_CATEGORY[label]}",
+                             projection=", ".join(f"{f}: n.{f}" for f in fields))
 
 
 def item_get(*, label: str, fields: tuple[str, ...]) -> str:
-    return _ITEM_GET.format(label=label, projection=", ".join(f"{f}: n.{f}" for f in fields))
+    return _ITEM_GET.format(label=label, age=kept_since(label=label, node="n"),
+                            cutoff=f"$cutoffs.{RETAINED_CATEGORY[label]}",
+                            projection=", ".join(f"{f}: n.{f}" for f in fields))
 
 
 # Case-insensitive search over the text of one kind of item, for the person's own pages.
 MESSAGES_SEARCH = """
-MATCH (n:Message {user_id: $user_id}) WHERE toLower(n.content) CONTAINS $q
+MATCH (n:Message {user_id: $user_id}) WHERE toLower(n.content) CONTAINS $q AND """ + kept(label="Message", node="n") + """
 RETURN n.uid AS uid, n {.role, .content, .created_at} AS item ORDER BY n.created_at DESC LIMIT $limit
 """
 
 FACTS_SEARCH = """
 MATCH (n:Fact {user_id: $user_id}) WHERE toLower(n.subject + ' ' + n.predicate + ' ' + n.object) CONTAINS $q
+  AND """ + kept(label="Fact", node="n") + """
 RETURN n.uid AS uid, n {.subject, .predicate, .object, .status, .valid_from, .valid_until} AS item
 ORDER BY n.recorded_at DESC LIMIT $limit
 """
 
 PREFERENCES_SEARCH = """
 MATCH (n:Preference {user_id: $user_id}) WHERE toLower(n.category + ' ' + n.preference) CONTAINS $q
+  AND """ + kept(label="Preference", node="n") + """
 RETURN n.uid AS uid, n {.category, .preference, .status} AS item ORDER BY n.valid_from DESC LIMIT $limit
 """
 
 ENTITIES_SEARCH = """
 MATCH (n:Entity {user_id: $user_id})
-WHERE toLower(n.name) CONTAINS $q OR any(a IN coalesce(n.aliases, []) WHERE toLower(a) CONTAINS $q)
+WHERE (toLower(n.name) CONTAINS $q OR any(a IN coalesce(n.aliases, []) WHERE toLower(a) CONTAINS $q))
+  AND """ + kept(label="Entity", node="n") + """
 RETURN n.uid AS uid, n {.name, .type} AS item ORDER BY n.name LIMIT $limit
 """
 
 TRACES_SEARCH = """
 MATCH (n:ReasoningTrace {user_id: $user_id}) WHERE toLower(n.task + ' ' + coalesce(n.outcome, '')) CONTAINS $q
+  AND """ + kept(label="ReasoningTrace", node="n") + """
 RETURN n.uid AS uid, n {.task, .outcome, .success} AS item ORDER BY n.started_at DESC LIMIT $limit
 """
 
@@ -232,13 +277,18 @@ RETURN t.uid AS uid
 """
 
 # --- reads ------------------------------------------------------------------------------------
+# Every read that serves the context leaves out what is past its retention ($cutoffs, see kept()).
 
+# The session's last turns, and the seq its next message takes: the turn this context serves.
 RECENT_MESSAGES = """
-MATCH (c:Conversation {user_id: $user_id, session_id: $session_id})-[:HAS_MESSAGE]->(m:Message)
-WHERE m.seq > c.last_seq - $limit
-RETURN m.uid AS uid, m.role AS role, m.content AS content, m.seq AS seq, m.created_at AS created_at,
-       c.session_id AS session_id
-ORDER BY m.seq
+OPTIONAL MATCH (c:Conversation {user_id: $user_id, session_id: $session_id})
+CALL (c) {
+  MATCH (c)-[:HAS_MESSAGE]->(m:Message)
+  WHERE m.seq > c.last_seq - $limit AND """ + kept(label="Message", node="m") + """
+  WITH m ORDER BY m.seq
+  RETURN collect(m {.uid, .role, .content, .seq, .created_at, session_id: $session_id}) AS messages
+}
+RETURN coalesce(c.last_seq, 0) + 1 AS next_seq, messages
 """
 
 # Exact cosine over the subject's own messages, outside the given session's recent window.
@@ -246,6 +296,7 @@ MESSAGES_BY_VECTOR = """
 MATCH (m:Message {user_id: $user_id})
 WHERE m.embedding IS NOT NULL AND NOT m.uid IN $exclude
   AND ($after IS NULL OR m.created_at >= $after) AND ($before IS NULL OR m.created_at < $before)
+  AND """ + kept(label="Message", node="m") + """
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC LIMIT $limit
 MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
@@ -255,7 +306,7 @@ RETURN m.uid AS uid, m.role AS role, m.content AS content, m.seq AS seq, m.creat
 
 MESSAGES_BY_FULLTEXT = """
 CALL db.index.fulltext.queryNodes('message_content', $lucene, {limit: $limit}) YIELD node, score
-WHERE node.user_id = $user_id AND NOT node.uid IN $exclude
+WHERE node.user_id = $user_id AND NOT node.uid IN $exclude AND """ + kept(label="Message", node="node") + """
 MATCH (c:Conversation)-[:HAS_MESSAGE]->(node)
 RETURN node.uid AS uid, node.role AS role, node.content AS content, node.seq AS seq,
        node.created_at AS created_at, c.session_id AS session_id, score
@@ -266,7 +317,7 @@ RETURN node.uid AS uid, node.role AS role, node.content AS content, node.seq AS 
 MESSAGES_NEIGHBOURING = """
 UNWIND $uids AS of
 MATCH (:Message {uid: of, user_id: $user_id})-[:NEXT_MESSAGE]-(n:Message {user_id: $user_id})
-WHERE NOT n.uid IN $exclude
+WHERE NOT n.uid IN $exclude AND """ + kept(label="Message", node="n") + """
 MATCH (c:Conversation)-[:HAS_MESSAGE]->(n)
 RETURN of, n.uid AS uid, n.role AS role, n.content AS content, n.seq AS seq, n.created_at AS created_at,
        c.session_id AS session_id
@@ -276,10 +327,10 @@ RETURN of, n.uid AS uid, n.role AS role, n.content AS content, n.seq AS seq, n.c
 # conversation keeps using (the people talking, addressed by name) against names that pick out a
 # few messages, and whose name it is (the one the other party addresses).
 MESSAGE_WORD_COUNTS = """
-CALL () { MATCH (m:Message {user_id: $user_id}) RETURN count(m) AS total }
+CALL () { MATCH (m:Message {user_id: $user_id}) WHERE """ + kept(label="Message", node="m") + """ RETURN count(m) AS total }
 UNWIND $words AS word
 CALL (word) {
-  MATCH (m:Message {user_id: $user_id}) WHERE m.content CONTAINS word
+  MATCH (m:Message {user_id: $user_id}) WHERE m.content CONTAINS word AND """ + kept(label="Message", node="m") + """
   RETURN count(m) AS messages, count(CASE m.role WHEN 'user' THEN 1 END) AS by_user,
          count(CASE m.role WHEN 'assistant' THEN 1 END) AS by_assistant
 }
@@ -304,7 +355,8 @@ def held_at(node: str) -> str:
 # Facts that held at $as_of, or the current ones when it is null.
 FACTS_BY_VECTOR = """
 MATCH (f:Fact {user_id: $user_id})
-WHERE ($as_of IS NULL AND f.status = 'current') OR ($as_of IS NOT NULL AND """ + held_at("f") + """)
+WHERE (($as_of IS NULL AND f.status = 'current') OR ($as_of IS NOT NULL AND """ + held_at("f") + """))
+  AND """ + kept(label="Fact", node="f") + """
 WITH f, CASE WHEN f.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(f.embedding, $embedding) END AS score
 ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (f)-[:EXTRACTED_FROM]->(m:Message)
@@ -315,7 +367,8 @@ RETURN f.uid AS uid, f.subject AS subject, f.predicate AS predicate, f.object AS
 
 PREFERENCES_BY_VECTOR = """
 MATCH (p:Preference {user_id: $user_id})
-WHERE ($as_of IS NULL AND p.status = 'current') OR ($as_of IS NOT NULL AND """ + held_at("p") + """)
+WHERE (($as_of IS NULL AND p.status = 'current') OR ($as_of IS NOT NULL AND """ + held_at("p") + """))
+  AND """ + kept(label="Preference", node="p") + """
 WITH p, CASE WHEN p.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(p.embedding, $embedding) END AS score
 ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (p)-[:EXTRACTED_FROM]->(m:Message)
@@ -328,10 +381,10 @@ ENTITIES_RELEVANT = """
 CALL () {
   WITH $lucene AS lucene WHERE lucene IS NOT NULL
   CALL db.index.fulltext.queryNodes('entity_names', lucene, {limit: $limit}) YIELD node, score
-  WHERE node.user_id = $user_id
+  WHERE node.user_id = $user_id AND """ + kept(label="Entity", node="node") + """
   RETURN node AS e, 0.5 + 0.5 * score / (score + 1.0) AS score
   UNION
-  MATCH (e:Entity {user_id: $user_id}) WHERE e.embedding IS NOT NULL
+  MATCH (e:Entity {user_id: $user_id}) WHERE e.embedding IS NOT NULL AND """ + kept(label="Entity", node="e") + """
   WITH e, vector.similarity.cosine(e.embedding, $embedding) AS score
   ORDER BY score DESC LIMIT $limit
   RETURN e, score
@@ -341,14 +394,14 @@ WHERE NOT EXISTS { MATCH (e)-[:SAME_AS {status: 'auto'}]->(:Entity) }
   AND NOT EXISTS { MATCH (e)-[:SAME_AS {status: 'confirmed'}]->(:Entity) }
 ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (e)-[r:RELATED_TO]-(n:Entity {user_id: $user_id})
-WHERE r.valid_until IS NULL
+WHERE r.valid_until IS NULL AND """ + kept(label="Entity", node="n") + """
 WITH e, score, collect(DISTINCT {type: r.type, name: n.name, outgoing: startNode(r) = e})[..5] AS related
 RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS aliases, score, related
 """
 
 TRACES_BY_VECTOR = """
 MATCH (t:ReasoningTrace {user_id: $user_id})
-WHERE t.task_embedding IS NOT NULL AND t.completed_at IS NOT NULL
+WHERE t.task_embedding IS NOT NULL AND t.completed_at IS NOT NULL AND """ + kept(label="ReasoningTrace", node="t") + """
 WITH t, vector.similarity.cosine(t.task_embedding, $embedding) AS score
 ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (t)-[hs:HAS_STEP]->(s:ReasoningStep)
@@ -385,21 +438,18 @@ SET u._lock = true REMOVE u._lock
 # Every write of an extraction starts from its message, so a message deleted meanwhile gets nothing.
 # The uid is derived from person, type and normal name, so two writers always meet in one node (the
 # uid is unique); name, embedding and created_at come from the earliest statement, whichever
-# message was extracted first, and aliases are the sorted union of every statement's. A corrected
-# entity keeps what the correction set: extraction of the name it corrected does not bring it back.
+# message was extracted first, and aliases are the sorted union of every statement's.
 ENTITIES_MERGE = """
 MATCH (m:Message {uid: $message_uid, user_id: $user_id})
 UNWIND $entities AS row
 MERGE (e:Entity {uid: row.uid})
   ON CREATE SET e.user_id = $user_id, e.type = row.type, e.key = row.key, e.aliases = []
-WITH m, e, row, e.first_key IS NULL OR $statement_key < e.first_key AS earliest, e.correction_id IS NULL AS open
-SET e.name = CASE WHEN earliest AND open THEN row.name ELSE e.name END,
-    e.embedding = CASE WHEN earliest AND open THEN row.embedding ELSE e.embedding END,
+WITH m, e, row, e.first_key IS NULL OR $statement_key < e.first_key AS earliest
+SET e.name = CASE WHEN earliest THEN row.name ELSE e.name END,
+    e.embedding = CASE WHEN earliest THEN row.embedding ELSE e.embedding END,
     e.created_at = CASE WHEN earliest THEN $created_at ELSE e.created_at END,
     e.first_key = CASE WHEN earliest THEN $statement_key ELSE e.first_key END,
-    e.aliases = CASE WHEN open
-      THEN COLLECT { UNWIND coalesce(e.aliases, []) + row.aliases AS alias RETURN DISTINCT alias ORDER BY alias }
-      ELSE e.aliases END
+    e.aliases = COLLECT { UNWIND coalesce(e.aliases, []) + row.aliases AS alias RETURN DISTINCT alias ORDER BY alias }
 MERGE (m)-[r:MENTIONS]->(e)
   ON CREATE SET r.confidence = row.confidence, r.start = row.start, r.end = row.end
 RETURN count(*) AS written
@@ -454,7 +504,7 @@ MATCH (f:Fact {user_id: $user_id, predicate: $predicate})
 WHERE toLower(f.subject) = $subject_key AND f.status IN ['current', 'superseded']
 MATCH (f)-[e:EXTRACTED_FROM]->(m:Message)
 WHERE e.key IS NOT NULL
-RETURN f.uid AS uid, f.stated_until AS stated_until, f.recorded_at AS corrected_at,
+RETURN f.uid AS uid,
        collect({key: e.key, valid_from: e.valid_from, stored_at: coalesce(m.stored_at, m.created_at)}) AS statements
 """
 
@@ -601,108 +651,4 @@ WHERE $user_id IS NULL OR d.user_id = $user_id
 SET d.status = 'current'
 DELETE r
 RETURN count(d) AS restored
-"""
-
-# --- corrections ------------------------------------------------------------------------------
-
-# A node's statements with their messages, to carry them over to the version that corrects it.
-_STATEMENTS_OF = """
-MATCH (n:{label} {{uid: $uid, user_id: $user_id}})-[e:EXTRACTED_FROM]->(m:Message {{user_id: $user_id}})
-WHERE e.key IS NOT NULL
-RETURN m.uid AS message_uid, e.key AS key, e.valid_from AS valid_from
-"""
-STATEMENTS_OF = {label: _STATEMENTS_OF.format(label=label) for label in ("Fact", "Preference")}
-
-# The corrected version is a new node that takes over the wrong one's statements; the wrong one is
-# retracted (never current, never held) and kept, with a SUPERSEDED_BY {reason: 'correction'} to the
-# version, as the history. Its other supersession edges go: the group is settled again without it.
-_VERSION_CREATE = """
-MATCH (old:{label} {{uid: $uid, user_id: $user_id}})
-WHERE old.status IN ['current', 'superseded']
-OPTIONAL MATCH (old)-[stale:SUPERSEDED_BY]-(other:{label})
-WHERE stale.reason IS NULL AND other.status <> 'retracted'
-DELETE stale
-WITH DISTINCT old
-CREATE (v:{label} {{uid: $version_uid, user_id: $user_id}})
-SET v += $props, v.status = 'current', v.recorded_at = datetime(), v.first_key = old.first_key, v.corrects = old.uid,
-    v.cardinality = old.cardinality,
-    v.correction_id = $correction_id, v.corrected_by = $corrected_by
-SET old.status = 'retracted'
-CREATE (old)-[:SUPERSEDED_BY {{reason: 'correction', correction_id: $correction_id, corrected_at: datetime(),
-                              corrected_by: $corrected_by}}]->(v)
-WITH old, v
-CALL (old, v) {{
-  MATCH (old)-[:ABOUT]->(x:Entity {{user_id: $user_id}})
-  MERGE (v)-[:ABOUT]->(x)
-  RETURN count(*) AS about
-}}
-CALL (old, v) {{
-  MATCH (u:User {{user_id: $user_id}})-[:HAS_PREFERENCE]->(old)
-  MERGE (u)-[:HAS_PREFERENCE]->(v)
-  RETURN count(*) AS owned
-}}
-CALL (v) {{
-  UNWIND $statements AS s
-  MATCH (m:Message {{uid: s.message_uid, user_id: $user_id}})
-  MERGE (v)-[e:EXTRACTED_FROM]->(m)
-  SET e.key = s.key, e.valid_from = s.valid_from, e.correction_id = $correction_id
-  RETURN count(*) AS carried
-}}
-RETURN v.uid AS uid
-"""
-VERSION_CREATE = {label: _VERSION_CREATE.format(label=label) for label in ("Fact", "Preference")}
-
-# Undoing a correction deletes its version (only while nothing corrected it again) and lets the
-# version it corrected take part in its group again; the group is settled afterwards.
-_VERSION_UNDO = """
-MATCH (old:{label} {{uid: $uid, user_id: $user_id}})-[:SUPERSEDED_BY {{correction_id: $correction_id}}]->
-      (v:{label} {{uid: $version_uid, user_id: $user_id}})
-WHERE v.status <> 'retracted'
-SET old.status = 'current', old.valid_until = null
-DETACH DELETE v
-RETURN old.uid AS uid
-"""
-VERSION_UNDO = {label: _VERSION_UNDO.format(label=label) for label in ("Fact", "Preference")}
-
-# For extraction: the newest version of each corrected node (following corrections of corrections),
-# so a statement of the wrong value counts as a statement of the corrected one, whenever it is extracted.
-_CORRECTION_HEADS = """
-UNWIND $uids AS wrong
-MATCH (n:{label} {{uid: wrong, user_id: $user_id, status: 'retracted'}})
-MATCH (n)-[chain:SUPERSEDED_BY*1..20]->(v:{label} {{user_id: $user_id}})
-WHERE all(r IN chain WHERE r.reason = 'correction') AND v.status <> 'retracted'
-RETURN wrong, v.uid AS version_uid, v.stated_from AS stated_from, v.topic AS topic
-"""
-CORRECTION_HEADS = {label: _CORRECTION_HEADS.format(label=label) for label in ("Fact", "Preference")}
-
-# A statement of the wrong value, written to the version that corrects it (its earliest key wins).
-_CORRECTED_STATEMENTS_MERGE = """
-MATCH (m:Message {{uid: $message_uid, user_id: $user_id}})
-UNWIND $rows AS row
-MATCH (v:{label} {{uid: row.version_uid, user_id: $user_id}})
-MERGE (v)-[e:EXTRACTED_FROM]->(m)
-WITH v, e, row, e.key IS NULL OR row.statement_key < e.key AS first_here
-SET e.key = CASE WHEN first_here THEN row.statement_key ELSE e.key END,
-    e.valid_from = CASE WHEN first_here THEN row.valid_from ELSE e.valid_from END,
-    e.correction_id = v.correction_id
-RETURN count(*) AS written
-"""
-CORRECTED_STATEMENTS_MERGE = {label: _CORRECTED_STATEMENTS_MERGE.format(label=label)
-                              for label in ("Fact", "Preference")}
-
-# The groups corrected nodes are settled in (as MESSAGE_STATEMENT_GROUPS names them).
-NODE_STATEMENT_GROUPS = """
-MATCH (n:Fact|Preference {user_id: $user_id}) WHERE n.uid IN $uids
-RETURN DISTINCT CASE WHEN n:Fact THEN 'Fact' ELSE 'Preference' END AS label,
-       CASE WHEN n:Fact THEN toLower(n.subject) ELSE n.topic END AS key, n.predicate AS predicate,
-       n:Preference OR n.cardinality = 'single' AS exclusive
-"""
-
-# An entity is corrected in place (its uid is what every statement of its name finds); `correction_id`
-# pins name, type and aliases against extraction (ENTITIES_MERGE). Undo passes the values before it.
-ENTITY_CORRECT = """
-MATCH (e:Entity {uid: $uid, user_id: $user_id})
-SET e.name = $name, e.type = $type, e.aliases = $aliases, e.embedding = $embedding,
-    e.correction_id = $correction_id, e.corrected_by = $corrected_by
-RETURN e.uid AS uid
 """

@@ -4,15 +4,15 @@ import base64
 import json
 import re
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from django.db.models import Q
+from django.utils import timezone
 
 from memory import adoption_cypher, cypher
 from memory.access_state import access_state_cached
 from memory.kinds import kind_get
-from memory.models import CATEGORIES, Agent, ConsentRecord, Grant, Subject
-from memory.models import Correction
+from memory.models import CATEGORIES, Agent, ConsentRecord, Grant, RetentionChoice, RetentionPolicy, Subject
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
 from portal.graphdb import moment, rows
 
@@ -90,6 +90,34 @@ def _consented_categories(*, subject: Subject, agent: Agent | None) -> frozenset
     return frozenset(category for category in CATEGORIES if decided.get(category))
 
 
+def retention_days(*, subject: Subject | None, agent: Agent | None) -> dict[str, int | None]:
+    """Return per category how many days memory is kept for this agent (None: forever), the shortest of the
+    staff default, the agent's stricter policy and the person's own choice; without an agent, for the person."""
+    days: dict[str, int | None] = dict.fromkeys(CATEGORIES)
+    policies = RetentionPolicy.objects.filter(Q(agent__isnull=True) | Q(agent=agent) if agent else Q(agent__isnull=True))
+    choices = RetentionChoice.objects.filter(subject=subject) if subject else RetentionChoice.objects.none()
+    for category, kept in [*policies.values_list("category", "days"), *choices.values_list("category", "days")]:
+        if kept is not None and (days[category] is None or kept < days[category]):
+            days[category] = kept
+    return days
+
+
+def retention_cutoffs(*, subject: Subject | None, agent: Agent | None,
+                      at: datetime | None = None) -> dict[str, datetime | None]:
+    """Return per category the oldest moment still kept (None: kept forever), for this agent or, without one,
+    for the person; every read of memory leaves out what is older (memory.cypher.kept says how old an item is)."""
+    now = at or timezone.now()
+    return {category: now - timedelta(days=kept) if kept else None
+            for category, kept in retention_days(subject=subject, agent=agent).items()}
+
+
+def _cutoffs(user_id: str, cutoffs: dict[str, datetime | None] | None) -> dict[str, datetime | None]:
+    """Return the cutoffs given, else the person's own."""
+    if cutoffs is not None:
+        return cutoffs
+    return retention_cutoffs(subject=Subject.objects.filter(user_id=user_id).first(), agent=None)
+
+
 def _encode_cursor(t: date | datetime, uid: str) -> str:
     raw = json.dumps([t.isoformat(), uid])
     return base64.urlsafe_b64encode(raw.encode()).decode()
@@ -104,45 +132,56 @@ def _decode_cursor(cursor: str) -> tuple:
                                {"fields": {"cursor": [str(exc)]}})
 
 
-def item_list(*, user_id: str, kind: str, cursor: str | None = None, limit: int = 50) -> dict:
-    """Return one page of a subject's items of a kind, newest first, with the next page's cursor."""
+def item_list(*, user_id: str, kind: str, cursor: str | None = None, limit: int = 50,
+              cutoffs: dict[str, datetime | None] | None = None) -> dict:
+    """Return one page of a subject's items of a kind within retention (the person's own unless `cutoffs`
+    says whose), newest first, with the next page's cursor; each item says since when it is kept."""
     after_t, after_uid = _decode_cursor(cursor) if cursor else (None, None)
-    found = rows(kind_get(kind).list_query,
-                 {"user_id": user_id, "after_t": after_t, "after_uid": after_uid, "limit": limit + 1})
+    found = rows(kind_get(kind).list_query, {"user_id": user_id, "after_t": after_t, "after_uid": after_uid,
+                                             "limit": limit + 1, "cutoffs": _cutoffs(user_id, cutoffs)})
     page = found[:limit]
     next_cursor = _encode_cursor(page[-1]["sort_key"], page[-1]["uid"]) if len(found) > limit else None
-    return {"items": [{"uid": row["uid"], **row["item"]} for row in page], "next": next_cursor}
+    return {"items": [{"uid": row["uid"], **row["item"], "kept_since": row["kept_since"]} for row in page],
+            "next": next_cursor}
 
 
-def item_get(*, user_id: str, kind: str, uid: str) -> dict:
-    found = rows(kind_get(kind).get_query, {"user_id": user_id, "uid": uid})
+def item_get(*, user_id: str, kind: str, uid: str, cutoffs: dict[str, datetime | None] | None = None) -> dict:
+    """Return one item within retention; one past it is not found, exactly like a missing one."""
+    found = rows(kind_get(kind).get_query, {"user_id": user_id, "uid": uid, "cutoffs": _cutoffs(user_id, cutoffs)})
     if not found:
         raise NotFound(f"No {kind_get(kind).item_title.lower()} with that id.")
-    return {"uid": found[0]["uid"], **found[0]["item"]}
+    return {"uid": found[0]["uid"], **found[0]["item"], "kept_since": found[0]["kept_since"]}
 
 
-def item_search(*, user_id: str, kind: str, text: str, limit: int = 50) -> list[dict]:
-    """Return the subject's items of a kind whose text contains `text`, case-insensitively."""
-    found = rows(kind_get(kind).search_query, {"user_id": user_id, "q": text.lower(), "limit": limit})
+def item_search(*, user_id: str, kind: str, text: str, limit: int = 50,
+                cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
+    """Return the subject's items of a kind within retention whose text contains `text`, case-insensitively."""
+    found = rows(kind_get(kind).search_query, {"user_id": user_id, "q": text.lower(), "limit": limit,
+                                               "cutoffs": _cutoffs(user_id, cutoffs)})
     return [{"uid": row["uid"], **row["item"]} for row in found]
 
 
-def messages_recent(*, user_id: str, session_id: str, limit: int) -> list[dict]:
-    return rows(cypher.RECENT_MESSAGES, {"user_id": user_id, "session_id": session_id, "limit": limit})
+def messages_recent(*, user_id: str, session_id: str, limit: int,
+                    cutoffs: dict[str, datetime | None] | None = None) -> dict:
+    """Return the session's last messages within retention and `next_seq`, the seq of the turn being served."""
+    return rows(cypher.RECENT_MESSAGES, {"user_id": user_id, "session_id": session_id, "limit": limit,
+                                         "cutoffs": _cutoffs(user_id, cutoffs)})[0]
 
 
 def messages_similar(*, user_id: str, embedding: list[float], exclude: list[str], limit: int,
-                     during: tuple[datetime, datetime] | None = None) -> list[dict]:
+                     during: tuple[datetime, datetime] | None = None,
+                     cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
     """Return the subject's messages nearest to the embedding by exact cosine, best first, optionally
     only those written `during` a time span."""
     after, before = during or (None, None)
     return rows(cypher.MESSAGES_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "exclude": exclude,
-                                            "limit": limit, "after": after, "before": before})
+                                            "limit": limit, "after": after, "before": before,
+                                            "cutoffs": _cutoffs(user_id, cutoffs)})
 
 
 def messages_relevant(*, user_id: str, embedding: list[float], lucene: str | None, exclude: list[str],
                       limit: int, during: tuple[datetime, datetime] | None = None,
-                      speaker: str | None = None) -> list[dict]:
+                      speaker: str | None = None, cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
     """Return the subject's most relevant messages in fused order, with each branch's rank and score.
 
     Exact vector recall, fulltext recall and, when the question names a time, vector recall among
@@ -152,13 +191,16 @@ def messages_relevant(*, user_id: str, embedding: list[float], lucene: str | Non
     the fused one, 1.0 for a message first in every branch (and said by the speaker asked about).
     """
     depth = max(limit, RECALL_DEPTH)
-    branches = {"vector": messages_similar(user_id=user_id, embedding=embedding, exclude=exclude, limit=depth)}
+    cutoffs = _cutoffs(user_id, cutoffs)
+    branches = {"vector": messages_similar(user_id=user_id, embedding=embedding, exclude=exclude, limit=depth,
+                                           cutoffs=cutoffs)}
     if during:
         branches["time"] = messages_similar(user_id=user_id, embedding=embedding, exclude=exclude, limit=depth,
-                                            during=during)
+                                            during=during, cutoffs=cutoffs)
     if lucene:
         branches["fulltext"] = rows(cypher.MESSAGES_BY_FULLTEXT, {"user_id": user_id, "lucene": lucene,
-                                                                  "exclude": exclude, "limit": depth})
+                                                                  "exclude": exclude, "limit": depth,
+                                                                  "cutoffs": cutoffs})
     fused: dict[str, dict] = {}
     for source, found in branches.items():
         for rank, row in enumerate(found, start=1):
@@ -169,7 +211,8 @@ def messages_relevant(*, user_id: str, embedding: list[float], lucene: str | Non
             item["fused"] += 1.0 / (RRF_K + rank - 1)
     shares = {uid: item["fused"] * NEIGHBOUR_SHARE for uid, item in fused.items()}
     if shares:
-        for row in rows(cypher.MESSAGES_NEIGHBOURING, {"user_id": user_id, "uids": list(shares), "exclude": exclude}):
+        for row in rows(cypher.MESSAGES_NEIGHBOURING, {"user_id": user_id, "uids": list(shares), "exclude": exclude,
+                                                       "cutoffs": cutoffs}):
             of = row.pop("of")
             item = fused.setdefault(row["uid"], {**row, "ranks": {}, "scores": {}, "next_to": [], "fused": 0.0})
             item["next_to"].append(of)
@@ -185,7 +228,7 @@ def messages_relevant(*, user_id: str, embedding: list[float], lucene: str | Non
     return ranked
 
 
-def query_focus(*, user_id: str, text: str) -> dict:
+def query_focus(*, user_id: str, text: str, cutoffs: dict[str, datetime | None] | None = None) -> dict:
     """Return the query for message recall without the names the subject's conversations keep using,
     and the party (`user` or `assistant`) those names belong to when they all belong to one.
 
@@ -199,7 +242,8 @@ def query_focus(*, user_id: str, text: str) -> dict:
     names = sorted({POSSESSIVE.sub("", w) for w in words[1:] if w[:1].isupper()})
     if not names:
         return {"text": text, "speaker": None}
-    addressed = [row for row in rows(cypher.MESSAGE_WORD_COUNTS, {"user_id": user_id, "words": names})
+    addressed = [row for row in rows(cypher.MESSAGE_WORD_COUNTS, {"user_id": user_id, "words": names,
+                                                                  "cutoffs": _cutoffs(user_id, cutoffs)})
                  if row["messages"] >= max(ADDRESSED_MIN, ADDRESSED_SHARE * row["total"])]
     if not addressed:
         return {"text": text, "speaker": None}
@@ -217,23 +261,30 @@ def _name_owner(counts: dict) -> str | None:
     return None
 
 
-def facts_relevant(*, user_id: str, embedding: list[float], limit: int, as_of: datetime | None) -> list[dict]:
+def facts_relevant(*, user_id: str, embedding: list[float], limit: int, as_of: datetime | None,
+                   cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
     return rows(cypher.FACTS_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "limit": limit,
-                                         "as_of": moment(as_of) if as_of else None})
+                                         "as_of": moment(as_of) if as_of else None,
+                                         "cutoffs": _cutoffs(user_id, cutoffs)})
 
 
-def preferences_relevant(*, user_id: str, embedding: list[float], limit: int, as_of: datetime | None) -> list[dict]:
+def preferences_relevant(*, user_id: str, embedding: list[float], limit: int, as_of: datetime | None,
+                         cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
     return rows(cypher.PREFERENCES_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "limit": limit,
-                                               "as_of": moment(as_of) if as_of else None})
+                                               "as_of": moment(as_of) if as_of else None,
+                                               "cutoffs": _cutoffs(user_id, cutoffs)})
 
 
-def entities_relevant(*, user_id: str, embedding: list[float], lucene: str | None, limit: int) -> list[dict]:
+def entities_relevant(*, user_id: str, embedding: list[float], lucene: str | None, limit: int,
+                      cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
     return rows(cypher.ENTITIES_RELEVANT, {"user_id": user_id, "embedding": embedding, "lucene": lucene,
-                                           "limit": limit})
+                                           "limit": limit, "cutoffs": _cutoffs(user_id, cutoffs)})
 
 
-def traces_similar(*, user_id: str, embedding: list[float], limit: int) -> list[dict]:
-    return rows(cypher.TRACES_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "limit": limit})
+def traces_similar(*, user_id: str, embedding: list[float], limit: int,
+                   cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
+    return rows(cypher.TRACES_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "limit": limit,
+                                          "cutoffs": _cutoffs(user_id, cutoffs)})
 
 
 def lucene_query(*, text: str, user_id: str, fields: tuple[str, ...]) -> str | None:
@@ -255,23 +306,3 @@ def unowned_counts() -> dict[str, int]:
     """Return how many memory nodes of each label have no owner (no `user_id`), as adopt_nam leaves them."""
     return {row["label"]: row["count"] for row in
             rows(adoption_cypher.UNOWNED_COUNTS, {"labels": list(adoption_cypher.MEMORY_LABELS)})}
-
-
-def correction_list(*, subject: Subject, status: str | None = None):
-    """Return the subject's corrections, newest first, optionally only those of one status."""
-    found = Correction.objects.filter(subject=subject).select_related("agent").order_by("-created_at", "-pk")
-    return found.filter(status=status) if status else found
-
-
-def correction_get(*, subject: Subject, public_id) -> Correction:
-    correction = Correction.objects.select_related("subject", "agent").filter(subject=subject,
-                                                                               public_id=public_id).first()
-    if correction is None:
-        raise NotFound("No correction with that id.")
-    return correction
-
-
-def item_corrections(*, subject: Subject, uid: str) -> list[Correction]:
-    """Return the corrections of an item and the one that made it, oldest first: the item's history."""
-    return list(Correction.objects.filter(Q(target_uid=uid) | Q(version_uid=uid), subject=subject)
-                .select_related("agent").order_by("created_at", "pk"))

@@ -218,7 +218,8 @@ class Command(BaseCommand):
         result = context_build(subject=subject, agent=agent,
                                request=ContextRequest(session_id=session_id, query=query),
                                categories=consented_categories(subject=subject, agent=agent))
-        services.access_record(subject=subject, agent=agent, session_id=session_id, items=result["items"])
+        services.access_record(subject=subject, agent=agent, session_id=session_id, items=result["items"],
+                               turn_seq=result["turn_seq"])
 
     def _trace(self, subject: Subject, agent: Agent, session_id: str, trace: Trace) -> None:
         uid = services.trace_start(subject=subject, agent=agent, session_id=session_id, task=trace.task)
