@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 from neomodel import db
 
 from governance import selectors, services
@@ -86,6 +87,10 @@ def test_a_copy_of_the_persons_content_in_an_unrelated_node_is_reported_as_resid
     # A one-word name ('Lisbon') is anyone's, and what the others' own preferences say is theirs too.
     assert not [h for h in job.tombstone.residue_hits if h["node"] == "note-city"]
     assert "Marta" not in str(job.tombstone.__dict__)
+    browser = Client()
+    browser.force_login(Subject.objects.get(user_id="nam-alice").account)
+    page = browser.get(f"/me/erasures/{job.public_id}/").content.decode()
+    assert "Note.body (note-forward)" in page and "Marta" not in page
 
 
 def test_erasing_before_adoption_is_not_clean_while_nam_still_holds_the_persons_memory():
