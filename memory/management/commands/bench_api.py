@@ -10,18 +10,25 @@ import sys
 import threading
 import time
 import uuid
+from collections import defaultdict
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
+import redis
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
-from django.db import transaction
+from django.db import connection, transaction
+from django.test import Client, override_settings
 from neomodel import db
+from rest_framework.renderers import JSONRenderer
 
-from memory import selectors, services
+from memory import context, selectors, services
 from memory.embeddings import get_embedder
 from memory.models import CATEGORIES, SCOPES, Agent, ConsentRecord, Grant, Subject
+from portal import graphdb
 
 TOPICS = ["launch", "budget", "garden", "flight", "invoice", "database", "holiday", "recipe", "contract", "sensor",
           "meeting", "report", "bicycle", "piano", "server", "ticket", "camera", "vaccine", "lease", "harvest"]
@@ -29,7 +36,10 @@ PLACES = ["Lisbon", "Porto", "Berlin", "Osaka", "Lima", "Nairobi", "Oslo", "Quit
 TEMPLATES = ["We need to move the {t} review to {p} next week.", "My {t} notes from {p} are in the shared folder.",
              "Remind me that the {t} in {p} is due on Friday.", "The {t} team in {p} asked for an update.",
              "I prefer to discuss the {t} over coffee in {p}.", "Is the {t} still blocked by the {p} office?"]
+SEED_BATCH = 5000
 
+# A bench graph written in bulk (the product's append path would take hours for 300,000 messages):
+# the nodes and relationships messages_append writes, each message a second after the one before it.
 SEED_MESSAGES = """
 UNWIND $rows AS row
 MERGE (u:User {user_id: row.user_id}) ON CREATE SET u.uid = randomUUID(), u.created_at = datetime()
@@ -40,8 +50,8 @@ WITH c, row
 UNWIND range(0, size(row.messages) - 1) AS i
 WITH c, row, i, row.messages[i] AS m
 CREATE (n:Message {uid: m.uid, user_id: row.user_id, role: 'user', content: m.content, embedding: m.embedding,
-                   seq: i + 1, content_hash: m.uid, agent_id: $agent_id, created_at: datetime(),
-                   extraction_status: 'done'})
+                   seq: i + 1, content_hash: m.uid, agent_id: $agent_id, extraction_status: 'done',
+                   created_at: datetime($start) + duration({seconds: row.offset + i})})
 CREATE (c)-[:HAS_MESSAGE]->(n)
 WITH c, collect(n) AS chain
 CALL (c, chain) {
@@ -53,57 +63,88 @@ CALL (chain) {
 }
 """
 
-CLEAN = {label: f"UNWIND $ids AS id MATCH (n:{label} {{user_id: id}}) DETACH DELETE n"
-         for label in ("Message", "Conversation", "User")}
+CLEAN = {label: f"UNWIND $ids AS id MATCH (n:{label} {{user_id: id}}) WITH n LIMIT 10000 DETACH DELETE n "
+                "RETURN count(*)" for label in ("Message", "Conversation", "User")}
+
+
+def percentiles(latencies: list[float]) -> dict:
+    q = statistics.quantiles(latencies, n=100)
+    return {"p50": round(q[49], 1), "p95": round(q[94], 1), "p99": round(q[98], 1)}
 
 
 class Command(BaseCommand):
-    help = ("Seed users x messages, then measure context and messages latency with concurrent HTTP clients "
-            "against gunicorn, and tenant-scoped recall@10 against exact search. JSON line last.")
+    help = ("Seed people x messages, then measure context and messages latency with concurrent HTTP clients against "
+            "gunicorn; the context's cost against one person's memory size with recall@10 of its vector branch "
+            "against exact search; and where one request's time goes. JSON line last.")
 
     def add_arguments(self, parser):
         parser.add_argument("--users", type=int, default=1000)
         parser.add_argument("--messages", type=int, default=200_000)
-        parser.add_argument("--clients", type=int, default=4, help="concurrent HTTP clients")
-        parser.add_argument("--requests", type=int, default=2000, help="requests per endpoint")
+        parser.add_argument("--clients", default="1,4", help="comma-separated counts of concurrent HTTP clients")
+        parser.add_argument("--requests", type=int, default=1000, help="requests per endpoint and run")
         parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
         parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
         parser.add_argument("--recall-queries", type=int, default=200)
+        parser.add_argument("--curve", default="1000,10000,100000",
+                            help="one person's memory sizes to measure the context at (empty: none)")
+        parser.add_argument("--curve-requests", type=int, default=100,
+                            help="context requests, and recall queries, at each size")
+        parser.add_argument("--profile", type=int, default=200, help="requests profiled in this process")
+        parser.add_argument("--neo4j-url", default=settings.NEO4J_URL,
+                            help="the Neo4j to seed and serve from (either line), default NEO4J_URL")
         parser.add_argument("--keep", action="store_true", help="keep the seeded data")
 
     def handle(self, *args, **options):
+        self._neo4j(options["neo4j_url"])
+        call_command("install_labels", verbosity=0, stdout=self.stderr)
+        load_before = os.getloadavg()
         run = uuid.uuid4().hex[:8]
         agent = Agent.objects.create(agent_id=f"bench-api-{run}", name="bench_api", scopes=list(SCOPES),
                                      rate_limit_per_minute=10_000_000)
-        _, token = services.agent_token_issue(agent=agent)
+        _, self.token = services.agent_token_issue(agent=agent)
+        self.agent = agent
         subjects = self._subjects(run, options["users"], agent)
-        sentences, vectors = self._vocabulary()
+        curve_subject = self._subjects(f"{run}-curve", 1, agent)[0]
+        self.sentences, self.vectors = self._vocabulary()
+        self.vectors_by_user = defaultdict(lambda: ([], []))
+        self.rng = np.random.default_rng(7)
         started = time.monotonic()
-        seeded = self._seed(subjects, agent, sentences, vectors, options["messages"])
+        per_user = max(options["messages"] // len(subjects), 1)
+        seeded = self._seed([(s, per_user) for s in subjects])
         seed_seconds = time.monotonic() - started
-        self.stderr.write(f"seeded {seeded} messages for {len(subjects)} users in {seed_seconds:.0f} s")
+        self.stderr.write(f"seeded {seeded} messages for {len(subjects)} people in {seed_seconds:.0f} s")
 
-        server, port = self._serve(options["workers"], options["threads"])
+        runs, curve = [], []
         try:
-            context = self._load(port, token, options, lambda rnd: ("/api/v1/context", {
-                "user_id": rnd.choice(subjects).user_id, "session_id": "bench-0",
-                "query": rnd.choice(sentences), "token_budget": 500}))
-            messages = self._load(port, token, options, lambda rnd: (
-                f"/api/v1/conversations/bench-live-{rnd.randrange(4)}/messages", {
-                    "user_id": rnd.choice(subjects).user_id,
-                    "messages": [{"role": "user", "content": rnd.choice(sentences), "client_message_id": uuid.uuid4().hex}]}))
+            with self._server(options) as port:
+                for clients in [int(c) for c in options["clients"].split(",") if c.strip()]:
+                    runs.append({"clients": clients, **self._endpoints(port, subjects, clients, options)})
+                    self.stderr.write(json.dumps(runs[-1]))
+                held = 0
+                for size in [int(s) for s in options["curve"].split(",") if s.strip()]:
+                    self._seed([(curve_subject, size - held)])
+                    held = size
+                    curve.append({"messages": size, **self._curve_point(port, curve_subject, options)})
+                    self.stderr.write(json.dumps(curve[-1]))
+            recall = self._recall(subjects, options["recall_queries"])
+            profile = self._profile(subjects, options["profile"])
         finally:
-            server.send_signal(signal.SIGTERM)
-            server.wait(timeout=30)
-        recall = self._recall(subjects, sentences, vectors, options["recall_queries"])
-        if not options["keep"]:
-            self._clean(subjects, agent)
+            if not options["keep"]:
+                self._clean([*subjects, curve_subject], agent)
         self.stdout.write(json.dumps({
             "benchmark": "api", "users": len(subjects), "messages": seeded, "seed_seconds": round(seed_seconds, 1),
-            "clients": options["clients"], "gunicorn": f"{options['workers']}x{options['threads']}",
-            "context_ms": context, "messages_ms": messages, "recall_at_10": recall,
-            "machine": f"{os.cpu_count()} cores",
+            "gunicorn": f"{options['workers']}x{options['threads']}", "neo4j": graphdb.server_info(),
+            "runs": runs, "recall_at_10": recall, "curve": curve, "profile_ms": profile,
+            "machine": {"cpus": os.cpu_count(), "load_before": [round(x, 2) for x in load_before],
+                        "load_after": [round(x, 2) for x in os.getloadavg()]},
         }))
+
+    def _neo4j(self, url):
+        if url != settings.NEO4J_URL:
+            settings.NEO4J_URL = url
+            db.close_connection()
+            graphdb.configure()
+        self.neo4j_url = url
 
     def _subjects(self, run, count, agent):
         User = get_user_model()
@@ -120,50 +161,80 @@ class Command(BaseCommand):
         sentences = [t.format(t=topic, p=place) for t in TEMPLATES for topic in TOPICS for place in PLACES]
         return sentences, get_embedder().embed(sentences)
 
-    def _seed(self, subjects, agent, sentences, vectors, total):
-        rnd = random.Random(7)
-        per_user = max(total // len(subjects), 1)
-        self.vectors_by_user = {}
-        batch, seeded = [], 0
-        for subject in subjects:
-            picks = [rnd.randrange(len(sentences)) for _ in range(per_user)]
-            # A little noise makes every stored vector distinct, as real messages are.
-            noisy = vectors[picks] + np.random.default_rng(seeded).normal(0, 0.02, (per_user, vectors.shape[1]))
-            noisy /= np.linalg.norm(noisy, axis=1, keepdims=True)
-            uids = [str(uuid.uuid4()) for _ in picks]
-            self.vectors_by_user[subject.user_id] = (uids, noisy.astype(np.float32))
-            batch.append({"user_id": subject.user_id, "session_id": "bench-0", "messages": [
-                {"uid": uid, "content": sentences[p], "embedding": v.tolist()} for uid, p, v in zip(uids, picks, noisy)]})
-            seeded += per_user
-            if sum(len(b["messages"]) for b in batch) >= 5000:
-                db.cypher_query(SEED_MESSAGES, {"rows": batch, "agent_id": agent.agent_id})
-                batch = []
+    def _seed(self, plan: list[tuple[Subject, int]]) -> int:
+        """Write `count` messages for each (subject, count), picked from the vocabulary with a little noise (so
+        every stored vector is distinct, as real messages are); remember each person's vectors for recall."""
+        batch, size, seeded = [], 0, 0
+        start = "2026-01-01T00:00:00Z"
+        for subject, count in plan:
+            for offset in range(0, count, SEED_BATCH):
+                n = min(SEED_BATCH, count - offset)
+                picks = self.rng.integers(len(self.sentences), size=n)
+                noisy = self.vectors[picks] + self.rng.normal(0, 0.02, (n, self.vectors.shape[1]))
+                noisy /= np.linalg.norm(noisy, axis=1, keepdims=True)
+                uids = [str(uuid.uuid4()) for _ in range(n)]
+                held_uids, held_vectors = self.vectors_by_user[subject.user_id]
+                held_uids.extend(uids)
+                held_vectors.append(noisy.astype(np.float32))
+                batch.append({"user_id": subject.user_id, "session_id": f"bench-{len(held_uids) - n}",
+                              "offset": len(held_uids) - n, "messages": [
+                                  {"uid": uid, "content": self.sentences[p], "embedding": v.tolist()}
+                                  for uid, p, v in zip(uids, picks, noisy)]})
+                size += n
+                seeded += n
+                if size >= SEED_BATCH:
+                    db.cypher_query(SEED_MESSAGES, {"rows": batch, "agent_id": self.agent.agent_id, "start": start})
+                    batch, size = [], 0
         if batch:
-            db.cypher_query(SEED_MESSAGES, {"rows": batch, "agent_id": agent.agent_id})
+            db.cypher_query(SEED_MESSAGES, {"rows": batch, "agent_id": self.agent.agent_id, "start": start})
         return seeded
 
-    def _serve(self, workers, threads):
+    @contextmanager
+    def _server(self, options):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "portal.wsgi", "--bind", f"127.0.0.1:{port}", "--workers",
-             str(workers), "--threads", str(threads), "--worker-class", "gthread", "--log-level", "warning"],
-            cwd=Path(settings.BASE_DIR), env=os.environ.copy())
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                return server, port
-            except OSError:
-                time.sleep(0.2)
-        server.kill()
-        raise RuntimeError("gunicorn did not start")
+             str(options["workers"]), "--threads", str(options["threads"]), "--worker-class", "gthread",
+             "--log-level", "warning"],
+            cwd=Path(settings.BASE_DIR), env={**os.environ, "NEO4J_URL": self.neo4j_url})
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("gunicorn did not start")
+                    time.sleep(0.2)
+            yield port
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=30)
 
-    def _load(self, port, token, options, make_request):
+    def _context_request(self, subjects):
+        return lambda rnd: ("/api/v1/context", {"user_id": rnd.choice(subjects).user_id, "session_id": "bench-0",
+                                                "query": rnd.choice(self.sentences), "token_budget": 500})
+
+    def _append_request(self, subjects):
+        return lambda rnd: (f"/api/v1/conversations/bench-live-{rnd.randrange(4)}/messages", {
+            "user_id": rnd.choice(subjects).user_id,
+            "messages": [{"role": "user", "content": rnd.choice(self.sentences), "client_message_id": uuid.uuid4().hex}]})
+
+    def _endpoints(self, port, subjects, clients, options):
+        return {"context_ms": self._load(port, clients, options["requests"], self._context_request(subjects)),
+                "messages_ms": self._load(port, clients, options["requests"], self._append_request(subjects))}
+
+    def _curve_point(self, port, subject, options):
+        latency = self._load(port, 1, options["curve_requests"], self._context_request([subject]))
+        return {"context_ms": latency, "recall_at_10": self._recall([subject], options["curve_requests"])}
+
+    def _load(self, port, clients, requests, make_request):
         """Warm up, then send `requests` requests from `clients` threads; return latency percentiles in ms."""
         latencies, errors = [], []
-        per_client = options["requests"] // options["clients"]
+        per_client = max(requests // clients, 1)
 
         def client(seed, count, record):
             rnd = random.Random(seed)
@@ -172,7 +243,7 @@ class Command(BaseCommand):
                 path, payload = make_request(rnd)
                 started = time.perf_counter()
                 conn.request("POST", path, json.dumps(payload), {
-                    "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+                    "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
                 response = conn.getresponse()
                 response.read()
                 elapsed = (time.perf_counter() - started) * 1000
@@ -182,45 +253,104 @@ class Command(BaseCommand):
                     latencies.append(elapsed)
             conn.close()
 
-        warm = [threading.Thread(target=client, args=(i, 20, False)) for i in range(options["clients"])]
-        for t in warm:
-            t.start()
-        for t in warm:
-            t.join()
-        threads = [threading.Thread(target=client, args=(100 + i, per_client, True)) for i in range(options["clients"])]
-        started = time.monotonic()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        for group, count, record in ((range(clients), 20, False), (range(100, 100 + clients), per_client, True)):
+            threads = [threading.Thread(target=client, args=(i, count, record)) for i in group]
+            started = time.monotonic()
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
         elapsed = time.monotonic() - started
-        q = statistics.quantiles(latencies, n=100)
-        return {"p50": round(q[49], 1), "p95": round(q[94], 1), "p99": round(q[98], 1),
-                "rps": round(len(latencies) / elapsed, 1), "errors": len(errors)}
+        return {**percentiles(latencies), "rps": round(len(latencies) / elapsed, 1), "errors": len(errors)}
 
-    def _recall(self, subjects, sentences, vectors, count):
-        """Compare the tenant-scoped vector recall with exact search over the same user's vectors."""
+    def _recall(self, subjects, count):
+        """Return recall@10 of the context's message vector branch against exact search over the person's vectors."""
         rnd = random.Random(11)
         hits = total = 0
         embedder = get_embedder()
         for _ in range(count):
             subject = rnd.choice(subjects)
-            query = rnd.choice(sentences)
-            q = embedder.embed([query])[0]
-            uids, matrix = self.vectors_by_user[subject.user_id]
-            exact = np.sort(matrix @ q)[::-1][:10]
+            q = embedder.embed([rnd.choice(self.sentences)])[0]
+            uids, parts = self.vectors_by_user[subject.user_id]
+            exact = np.sort(np.concatenate(parts) @ q)[::-1][:10]
             found = selectors.messages_similar(user_id=subject.user_id, embedding=q.tolist(), exclude=[], limit=10)
-            got = sorted((item["score"] for item in found), reverse=True)
             # Neo4j reports cosine as (1 + cos) / 2; compare on that scale, ties included.
             threshold = (1 + exact[-1]) / 2 - 1e-4
-            hits += sum(1 for s in got if s >= threshold)
+            hits += sum(1 for item in found if item["score"] >= threshold)
             total += len(exact)
         return round(hits / total, 4)
+
+    def _profile(self, subjects, count):
+        """Return where the time of one context and one append request goes, in ms per request (and statements
+        per request), served in this process through the whole Django stack with each part timed where it is called."""
+        if not count:
+            return {}
+        spent, calls = defaultdict(float), defaultdict(int)
+        client = Client(HTTP_AUTHORIZATION=f"Bearer {self.token}")
+        rnd = random.Random(5)
+        profile = {}
+        with self._timed(spent, calls):
+            for name, make in (("context", self._context_request(subjects)),
+                               ("messages", self._append_request(subjects))):
+                for _ in range(10):  # warm
+                    path, payload = make(rnd)
+                    client.post(path, payload, content_type="application/json")
+                spent.clear()
+                calls.clear()
+                latencies = []
+                for _ in range(count):
+                    path, payload = make(rnd)
+                    started = time.perf_counter()
+                    client.post(path, payload, content_type="application/json")
+                    latencies.append((time.perf_counter() - started) * 1000)
+                parts = {part: round(seconds * 1000 / count, 2) for part, seconds in sorted(spent.items())}
+                total = statistics.mean(latencies)
+                profile[name] = {"mean": round(total, 2), **parts, "other": round(total - sum(parts.values()), 2),
+                                 **{f"{part}_calls": round(n / count, 2) for part, n in sorted(calls.items())},
+                                 **percentiles(latencies)}
+        return profile
+
+    @contextmanager
+    def _timed(self, spent, calls):
+        """Time every Neo4j statement, embedding, SQL query, Redis round trip, formatting and JSON rendering."""
+        embedder = get_embedder()
+        patched = [(db, "cypher_query", "neo4j"), (embedder, "embed", "embedding"), (context, "_format", "formatting"),
+                   (JSONRenderer, "render", "serialization"), (redis.Redis, "execute_command", "redis"),
+                   (redis.client.Pipeline, "execute", "redis")]
+        originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patched]
+
+        def timing(part, function):
+            def timed(*args, **kwargs):
+                started = time.perf_counter()
+                try:
+                    return function(*args, **kwargs)
+                finally:
+                    spent[part] += time.perf_counter() - started
+                    calls[part] += 1
+            return timed
+
+        def sql(execute, query, params, many, ctx):
+            started = time.perf_counter()
+            try:
+                return execute(query, params, many, ctx)
+            finally:
+                spent["relational"] += time.perf_counter() - started
+                calls["relational"] += 1
+
+        for (owner, name, part), (_, _, original) in zip(patched, originals):
+            setattr(owner, name, timing(part, original))
+        try:
+            with connection.execute_wrapper(sql), override_settings(ALLOWED_HOSTS=["*"]):
+                yield
+        finally:
+            for owner, name, original in originals:
+                setattr(owner, name, original)
 
     def _clean(self, subjects, agent):
         ids = [s.user_id for s in subjects]
         for label in ("Message", "Conversation", "User"):
             for start in range(0, len(ids), 20):
-                db.cypher_query(CLEAN[label], {"ids": ids[start:start + 20]})
+                while db.cypher_query(CLEAN[label], {"ids": ids[start:start + 20]})[0][0][0]:
+                    pass
         get_user_model().objects.filter(subject__in=subjects).delete()
         agent.delete()
