@@ -438,18 +438,21 @@ SET u._lock = true REMOVE u._lock
 # Every write of an extraction starts from its message, so a message deleted meanwhile gets nothing.
 # The uid is derived from person, type and normal name, so two writers always meet in one node (the
 # uid is unique); name, embedding and created_at come from the earliest statement, whichever
-# message was extracted first, and aliases are the sorted union of every statement's.
+# message was extracted first, and aliases are the sorted union of every statement's. A corrected
+# entity keeps what the correction set: extraction of the name it corrected does not bring it back.
 ENTITIES_MERGE = """
 MATCH (m:Message {uid: $message_uid, user_id: $user_id})
 UNWIND $entities AS row
 MERGE (e:Entity {uid: row.uid})
   ON CREATE SET e.user_id = $user_id, e.type = row.type, e.key = row.key, e.aliases = []
-WITH m, e, row, e.first_key IS NULL OR $statement_key < e.first_key AS earliest
-SET e.name = CASE WHEN earliest THEN row.name ELSE e.name END,
-    e.embedding = CASE WHEN earliest THEN row.embedding ELSE e.embedding END,
+WITH m, e, row, e.first_key IS NULL OR $statement_key < e.first_key AS earliest, e.correction_id IS NULL AS open
+SET e.name = CASE WHEN earliest AND open THEN row.name ELSE e.name END,
+    e.embedding = CASE WHEN earliest AND open THEN row.embedding ELSE e.embedding END,
     e.created_at = CASE WHEN earliest THEN $created_at ELSE e.created_at END,
     e.first_key = CASE WHEN earliest THEN $statement_key ELSE e.first_key END,
-    e.aliases = COLLECT { UNWIND coalesce(e.aliases, []) + row.aliases AS alias RETURN DISTINCT alias ORDER BY alias }
+    e.aliases = CASE WHEN open
+      THEN COLLECT { UNWIND coalesce(e.aliases, []) + row.aliases AS alias RETURN DISTINCT alias ORDER BY alias }
+      ELSE e.aliases END
 MERGE (m)-[r:MENTIONS]->(e)
   ON CREATE SET r.confidence = row.confidence, r.start = row.start, r.end = row.end
 RETURN count(*) AS written
@@ -504,7 +507,7 @@ MATCH (f:Fact {user_id: $user_id, predicate: $predicate})
 WHERE toLower(f.subject) = $subject_key AND f.status IN ['current', 'superseded']
 MATCH (f)-[e:EXTRACTED_FROM]->(m:Message)
 WHERE e.key IS NOT NULL
-RETURN f.uid AS uid,
+RETURN f.uid AS uid, f.stated_until AS stated_until, f.recorded_at AS corrected_at,
        collect({key: e.key, valid_from: e.valid_from, stored_at: coalesce(m.stored_at, m.created_at)}) AS statements
 """
 
@@ -651,4 +654,108 @@ WHERE $user_id IS NULL OR d.user_id = $user_id
 SET d.status = 'current'
 DELETE r
 RETURN count(d) AS restored
+"""
+
+# --- corrections ------------------------------------------------------------------------------
+
+# A node's statements with their messages, to carry them over to the version that corrects it.
+_STATEMENTS_OF = """
+MATCH (n:{label} {{uid: $uid, user_id: $user_id}})-[e:EXTRACTED_FROM]->(m:Message {{user_id: $user_id}})
+WHERE e.key IS NOT NULL
+RETURN m.uid AS message_uid, e.key AS key, e.valid_from AS valid_from
+"""
+STATEMENTS_OF = {label: _STATEMENTS_OF.format(label=label) for label in ("Fact", "Preference")}
+
+# The corrected version is a new node that takes over the wrong one's statements; the wrong one is
+# retracted (never current, never held) and kept, with a SUPERSEDED_BY {reason: 'correction'} to the
+# version, as the history. Its other supersession edges go: the group is settled again without it.
+_VERSION_CREATE = """
+MATCH (old:{label} {{uid: $uid, user_id: $user_id}})
+WHERE old.status IN ['current', 'superseded']
+OPTIONAL MATCH (old)-[stale:SUPERSEDED_BY]-(other:{label})
+WHERE stale.reason IS NULL AND other.status <> 'retracted'
+DELETE stale
+WITH DISTINCT old
+CREATE (v:{label} {{uid: $version_uid, user_id: $user_id}})
+SET v += $props, v.status = 'current', v.recorded_at = datetime(), v.first_key = old.first_key, v.corrects = old.uid,
+    v.cardinality = old.cardinality,
+    v.correction_id = $correction_id, v.corrected_by = $corrected_by
+SET old.status = 'retracted'
+CREATE (old)-[:SUPERSEDED_BY {{reason: 'correction', correction_id: $correction_id, corrected_at: datetime(),
+                              corrected_by: $corrected_by}}]->(v)
+WITH old, v
+CALL (old, v) {{
+  MATCH (old)-[:ABOUT]->(x:Entity {{user_id: $user_id}})
+  MERGE (v)-[:ABOUT]->(x)
+  RETURN count(*) AS about
+}}
+CALL (old, v) {{
+  MATCH (u:User {{user_id: $user_id}})-[:HAS_PREFERENCE]->(old)
+  MERGE (u)-[:HAS_PREFERENCE]->(v)
+  RETURN count(*) AS owned
+}}
+CALL (v) {{
+  UNWIND $statements AS s
+  MATCH (m:Message {{uid: s.message_uid, user_id: $user_id}})
+  MERGE (v)-[e:EXTRACTED_FROM]->(m)
+  SET e.key = s.key, e.valid_from = s.valid_from, e.correction_id = $correction_id
+  RETURN count(*) AS carried
+}}
+RETURN v.uid AS uid
+"""
+VERSION_CREATE = {label: _VERSION_CREATE.format(label=label) for label in ("Fact", "Preference")}
+
+# Undoing a correction deletes its version (only while nothing corrected it again) and lets the
+# version it corrected take part in its group again; the group is settled afterwards.
+_VERSION_UNDO = """
+MATCH (old:{label} {{uid: $uid, user_id: $user_id}})-[:SUPERSEDED_BY {{correction_id: $correction_id}}]->
+      (v:{label} {{uid: $version_uid, user_id: $user_id}})
+WHERE v.status <> 'retracted'
+SET old.status = 'current', old.valid_until = null
+DETACH DELETE v
+RETURN old.uid AS uid
+"""
+VERSION_UNDO = {label: _VERSION_UNDO.format(label=label) for label in ("Fact", "Preference")}
+
+# For extraction: the newest version of each corrected node (following corrections of corrections),
+# so a statement of the wrong value counts as a statement of the corrected one, whenever it is extracted.
+_CORRECTION_HEADS = """
+UNWIND $uids AS wrong
+MATCH (n:{label} {{uid: wrong, user_id: $user_id, status: 'retracted'}})
+MATCH (n)-[chain:SUPERSEDED_BY*1..20]->(v:{label} {{user_id: $user_id}})
+WHERE all(r IN chain WHERE r.reason = 'correction') AND v.status <> 'retracted'
+RETURN wrong, v.uid AS version_uid, v.stated_from AS stated_from, v.topic AS topic
+"""
+CORRECTION_HEADS = {label: _CORRECTION_HEADS.format(label=label) for label in ("Fact", "Preference")}
+
+# A statement of the wrong value, written to the version that corrects it (its earliest key wins).
+_CORRECTED_STATEMENTS_MERGE = """
+MATCH (m:Message {{uid: $message_uid, user_id: $user_id}})
+UNWIND $rows AS row
+MATCH (v:{label} {{uid: row.version_uid, user_id: $user_id}})
+MERGE (v)-[e:EXTRACTED_FROM]->(m)
+WITH v, e, row, e.key IS NULL OR row.statement_key < e.key AS first_here
+SET e.key = CASE WHEN first_here THEN row.statement_key ELSE e.key END,
+    e.valid_from = CASE WHEN first_here THEN row.valid_from ELSE e.valid_from END,
+    e.correction_id = v.correction_id
+RETURN count(*) AS written
+"""
+CORRECTED_STATEMENTS_MERGE = {label: _CORRECTED_STATEMENTS_MERGE.format(label=label)
+                              for label in ("Fact", "Preference")}
+
+# The groups corrected nodes are settled in (as MESSAGE_STATEMENT_GROUPS names them).
+NODE_STATEMENT_GROUPS = """
+MATCH (n:Fact|Preference {user_id: $user_id}) WHERE n.uid IN $uids
+RETURN DISTINCT CASE WHEN n:Fact THEN 'Fact' ELSE 'Preference' END AS label,
+       CASE WHEN n:Fact THEN toLower(n.subject) ELSE n.topic END AS key, n.predicate AS predicate,
+       n:Preference OR n.cardinality = 'single' AS exclusive
+"""
+
+# An entity is corrected in place (its uid is what every statement of its name finds); `correction_id`
+# pins name, type and aliases against extraction (ENTITIES_MERGE). Undo passes the values before it.
+ENTITY_CORRECT = """
+MATCH (e:Entity {uid: $uid, user_id: $user_id})
+SET e.name = $name, e.type = $type, e.aliases = $aliases, e.embedding = $embedding,
+    e.correction_id = $correction_id, e.corrected_by = $corrected_by
+RETURN e.uid AS uid
 """

@@ -13,6 +13,7 @@ from memory import adoption_cypher, cypher
 from memory.access_state import access_state_cached
 from memory.kinds import kind_get
 from memory.models import CATEGORIES, Agent, ConsentRecord, Grant, RetentionChoice, RetentionPolicy, Subject
+from memory.models import Correction
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
 from portal.graphdb import moment, rows
 
@@ -306,3 +307,23 @@ def unowned_counts() -> dict[str, int]:
     """Return how many memory nodes of each label have no owner (no `user_id`), as adopt_nam leaves them."""
     return {row["label"]: row["count"] for row in
             rows(adoption_cypher.UNOWNED_COUNTS, {"labels": list(adoption_cypher.MEMORY_LABELS)})}
+
+
+def correction_list(*, subject: Subject, status: str | None = None):
+    """Return the subject's corrections, newest first, optionally only those of one status."""
+    found = Correction.objects.filter(subject=subject).select_related("agent").order_by("-created_at", "-pk")
+    return found.filter(status=status) if status else found
+
+
+def correction_get(*, subject: Subject, public_id) -> Correction:
+    correction = Correction.objects.select_related("subject", "agent").filter(subject=subject,
+                                                                               public_id=public_id).first()
+    if correction is None:
+        raise NotFound("No correction with that id.")
+    return correction
+
+
+def item_corrections(*, subject: Subject, uid: str) -> list[Correction]:
+    """Return the corrections of an item and the one that made it, oldest first: the item's history."""
+    return list(Correction.objects.filter(Q(target_uid=uid) | Q(version_uid=uid), subject=subject)
+                .select_related("agent").order_by("created_at", "pk"))

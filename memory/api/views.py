@@ -12,6 +12,7 @@ from memory.api.authentication import AgentTokenAuthentication
 from memory.api.permissions import HasScope
 from memory.api.throttling import AgentRateThrottle
 from memory.context import CONTEXT_BEGIN, CONTEXT_END, PROVIDED, ContextRequest, context_build, sections_refused
+from memory.graph import ENTITY_TYPES
 from memory.kinds import kind_get
 from portal.exceptions import AccessDenied, ApplicationError
 
@@ -254,3 +255,47 @@ class ItemDetailApi(AgentApi):
         deleted = services.item_delete(user_id=subject.user_id, kind=kind, uid=uid,
                                        actor=f"agent:{self.agent.agent_id}")
         return Response({"deleted": deleted})
+
+
+class CorrectionCreateApi(AgentApi):
+    """Propose a correction of a fact, preference or entity; it applies at once if the person allows this agent."""
+
+    permission_classes = [HasScope.of("memory:correct")]
+
+    @extend_schema_serializer(component_name="CorrectionCreateInput")
+    class InputSerializer(s.StrictSerializer):
+        object = serializers.CharField(max_length=500, required=False, help_text="A fact's corrected object.")
+        valid_from = serializers.DateField(required=False, help_text="When a fact started to hold.")
+        valid_until = serializers.DateField(required=False, help_text="When a fact stopped holding (not after today).")
+        preference = serializers.CharField(max_length=500, required=False, help_text="A preference's corrected text.")
+        category = serializers.CharField(max_length=64, required=False, help_text="A preference's category.")
+        name = serializers.CharField(max_length=200, required=False, help_text="An entity's corrected name.")
+        type = serializers.ChoiceField(choices=ENTITY_TYPES, required=False, help_text="An entity's type.")
+        aliases = serializers.ListField(child=serializers.CharField(max_length=200), max_length=20, required=False,
+                                        help_text="An entity's aliases, all of them.")
+        reason = serializers.CharField(max_length=500, required=False, help_text="Why, shown to the person.")
+
+    @extend_schema_serializer(component_name="CorrectionCreateOutput")
+    class OutputSerializer(serializers.Serializer):
+        correction = serializers.UUIDField(source="public_id")
+        status = serializers.ChoiceField(choices=["proposed", "applied"],
+                                         help_text="proposed: it waits for the person or a reviewer.")
+        kind = serializers.CharField()
+        target_uid = serializers.CharField(help_text="The item corrected.")
+        version_uid = serializers.CharField(help_text="The corrected version (an entity keeps its uid); empty "
+                                                      "while proposed.")
+
+    @extend_schema(operation_id="memory_correction_create", request=InputSerializer,
+                   responses={201: OutputSerializer, 202: OutputSerializer})
+    def post(self, request, user_id, kind, uid):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        value = dict(data.validated_data)
+        reason = value.pop("reason", "")
+        subject = self.subject(user_id)
+        self.require_consent(subject, kind_get(kind).category)
+        correction = services.correction_create(subject=subject, kind=kind, uid=uid, value=value, reason=reason,
+                                                actor=f"agent:{self.agent.agent_id}", agent=self.agent)
+        applied = correction.status == "applied"
+        return Response(self.OutputSerializer(correction).data,
+                        status=status.HTTP_201_CREATED if applied else status.HTTP_202_ACCEPTED)
