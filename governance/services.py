@@ -16,6 +16,7 @@ from governance import cypher, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
 from memory.kinds import ERASE_ORDER, category_labels
 from memory.models import CATEGORIES, ConsentRecord, Grant, MemoryAccess, Subject
+from memory.models import Correction
 from portal.audit import Actor, audit_record
 from portal.exceptions import ApplicationError
 from portal.graphdb import rows, scalar
@@ -104,6 +105,15 @@ def export_build(*, job_id: int) -> ExportJob:
             for access in MemoryAccess.objects.filter(subject=subject).select_related("agent").order_by("pk").iterator():
                 write({"agent": access.agent.agent_id if access.agent else None, "session_id": access.session_id,
                        "items": access.items, "created_at": access.created_at})
+        with _json_array(archive, "corrections.json") as write:
+            for correction in Correction.objects.filter(subject=subject).select_related("agent").order_by("pk"):
+                write({"id": str(correction.public_id), "kind": correction.kind, "target_uid": correction.target_uid,
+                       "version_uid": correction.version_uid, "status": correction.status,
+                       "previous": correction.previous, "value": correction.value, "reason": correction.reason,
+                       "corrected_by": correction.corrected_by,
+                       "agent": correction.agent.agent_id if correction.agent else None,
+                       "created_at": correction.created_at, "decided_at": correction.decided_at,
+                       "undone_at": correction.undone_at})
         archive.writestr("manifest.json", json.dumps({
             "user_id": user_id, "export_id": str(job.public_id), "generated_at": generated_at.isoformat(),
             "nodes": counts, "relationships": relationships, "embedder": settings.EMBEDDER,
@@ -234,6 +244,8 @@ def subject_erase(*, job_id: int) -> ErasureJob:
             files, rows = _exports_erase(subject=subject)
             deleted["export_files"] += files
             deleted["database_rows"] += rows + MemoryAccess.objects.filter(subject=subject).delete()[0]
+        if job.scope != ErasureScope.CATEGORY or job.category == "long_term":  # corrections hold content
+            deleted["database_rows"] += Correction.objects.filter(subject=subject).delete()[0]
         ErasureJob.objects.filter(pk=job.pk).update(nodes_deleted=deleted["neo4j_nodes"])
         # The account itself goes only once its memory is gone.
         scope = ErasureScope.ALL if job.scope == ErasureScope.ACCOUNT else job.scope

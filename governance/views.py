@@ -13,6 +13,7 @@ from governance import selectors, services
 from governance.models import ErasureScope, JobStatus
 from memory import selectors as memory_selectors
 from memory import services as memory_services
+from memory.forms import CorrectionForm
 from memory.kinds import ENTITIES, KINDS, TRACES, kind_get
 from memory.models import CATEGORIES
 from portal.exceptions import ApplicationError, NotFound
@@ -182,6 +183,8 @@ def item_detail(request, kind, uid):
     elif kind == TRACES.name:
         extra["steps"] = selectors.trace_steps(user_id=user_id, uid=uid)
     fields = [(name, item.get(name)) for name in kind_get(kind).fields]
+    extra["corrections"] = memory_selectors.item_corrections(subject=_subject(request), uid=uid)
+    extra["correctable"] = kind in memory_services.CORRECTABLE
     return _page(request, "governance/item_detail.html", kind_get(kind).item_title, kind=kind,
                  list_title=kind_get(kind).title, item=item, fields=fields, **extra)
 
@@ -280,3 +283,86 @@ def account_deleted(request, public_id):
     return _page(request, "governance/account_deleted.html", "Account deleted", job=job,
                  tombstone=getattr(job, "tombstone", None),
                  refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING), home=reverse("home"))
+
+
+# --- corrections ------------------------------------------------------------------------------
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def item_correct(request, kind, uid):
+    subject = _subject(request)
+    if kind not in memory_services.CORRECTABLE:
+        raise Http404("Only facts, preferences and entities can be corrected.")
+    item = _found(memory_selectors.item_get, user_id=subject.user_id, kind=kind, uid=uid)
+    form = CorrectionForm(request.POST or None, kind=kind, item=item)
+    if request.method == "POST" and form.is_valid():
+        try:
+            correction = memory_services.correction_create(subject=subject, kind=kind, uid=uid, value=form.changes(),
+                                                           reason=form.cleaned_data["reason"], actor=request.user)
+        except ApplicationError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, "Corrected: agents now get the corrected version; the old one is kept in "
+                                      "its history and can be brought back by undoing the correction.")
+            return redirect("governance:item_detail", kind=kind, uid=correction.version_uid)
+    return _page(request, "governance/item_correct.html", f"Correct this {kind_get(kind).item_title.lower()}",
+                 kind=kind, list_title=kind_get(kind).title, item=item, form=form)
+
+
+@login_required
+@require_GET
+def correction_list(request):
+    corrections = memory_selectors.correction_list(subject=_subject(request))
+    return _page(request, "governance/correction_list.html", "Corrections",
+                 proposed=[c for c in corrections if c.status == "proposed"],
+                 corrections=Paginator(corrections, 50).get_page(request.GET.get("page")))
+
+
+def _correction_decide(request, public_id, decide, done: str):
+    correction = _found(memory_selectors.correction_get, subject=_subject(request), public_id=public_id)
+    try:
+        correction = decide(correction=correction, actor=request.user)
+    except NotFound as exc:
+        messages.error(request, f"{exc.message} It may have been forgotten since.")
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+    if correction.status == "proposed" or not correction.version_uid:
+        return redirect("governance:correction_list")
+    return redirect("governance:item_detail", kind=correction.kind,
+                    uid=correction.target_uid if correction.status == "undone" else correction.version_uid)
+
+
+@login_required
+@require_POST
+def correction_accept(request, public_id):
+    return _correction_decide(request, public_id, memory_services.correction_accept,
+                              "Correction accepted: agents now get the corrected version.")
+
+
+@login_required
+@require_POST
+def correction_reject(request, public_id):
+    return _correction_decide(request, public_id, memory_services.correction_reject,
+                              "Correction rejected: nothing was changed.")
+
+
+@login_required
+@require_POST
+def correction_undo(request, public_id):
+    return _correction_decide(request, public_id, memory_services.correction_undo,
+                              "Correction undone: the version before it is back.")
+
+
+@login_required
+@require_POST
+def agent_correct(request, agent_id):
+    grant = _found(selectors.grant_get, subject=_subject(request), agent_id=agent_id)
+    allowed = request.POST.get("allowed") == "1"
+    memory_services.grant_correction_allow(grant=grant, allowed=allowed, actor=request.user)
+    if allowed:
+        messages.warning(request, f"{grant.agent.name} may now correct your memory without asking you first.")
+    else:
+        messages.success(request, f"{grant.agent.name} can only propose corrections; you decide on each.")
+    return redirect("governance:agent_list")

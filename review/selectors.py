@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 
-from memory.models import Agent, Subject
+from memory.models import Agent, Correction, CorrectionStatus, Subject
 from memory.selectors import subject_find
 from portal.exceptions import NotFound
 from portal.graphdb import moment, rows, scalar
@@ -192,3 +192,17 @@ def review_counts(*, cap: int) -> dict[str, int]:
     """Return what waits for review: pending merges and superseded facts not yet confirmed, each counted
     up to cap + 1 so that the cost stays bounded, and every trace."""
     return rows(cypher.REVIEW_COUNTS, {"cap": cap})[0]
+
+
+def correction_proposal_page(*, page: int, per_page: int) -> dict:
+    """Return one page of the corrections agents proposed that wait for a decision, oldest first."""
+    waiting = Correction.objects.filter(status=CorrectionStatus.PROPOSED).select_related("subject__account", "agent")
+    start = (page - 1) * per_page
+    return {"rows": list(waiting.order_by("created_at", "pk")[start:start + per_page]), "count": waiting.count()}
+
+
+def correction_proposal_get(*, public_id) -> Correction:
+    correction = Correction.objects.select_related("subject", "agent").filter(public_id=public_id).first()
+    if correction is None:
+        raise NotFound("No correction with that id.")
+    return correction

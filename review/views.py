@@ -16,10 +16,12 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from memory import selectors as memory_selectors
 from memory import services as memory_services
-from memory.kinds import TRACES
+from memory.forms import CorrectionForm
+from memory.kinds import FACTS, TRACES
 from memory.selectors import subject_find, unowned_counts
-from portal.exceptions import NotFound
+from portal.exceptions import ApplicationError, NotFound
 from review import selectors, services
 from review.forms import AsOfForm, AuditFilterForm, MergeFilterForm, ReasonForm, TraceFilterForm
 
@@ -210,6 +212,62 @@ def fact_as_of(request):
         services.memory_view_record(actor=request.user, user_ids={subject.user_id}, page="facts_as_of")
     return _render(request, "review/fact_as_of.html", "Facts as of a moment", form=form, facts=facts,
                    person=subject)
+
+
+@requires("review.review_facts", CONTENT)
+@require_http_methods(["GET", "POST"])
+def fact_correct(request, user_id, uid):
+    subject = _subject_or_404(user_id)
+    fact = _found(memory_selectors.item_get, user_id=subject.user_id, kind=FACTS.name, uid=uid)
+    back = f"{reverse('admin:review_fact_timeline')}?user={user_id}&subject={fact['subject']}"
+    form = CorrectionForm(request.POST or None, kind=FACTS.name, item=fact)
+    if request.method == "POST" and form.is_valid():
+        try:
+            memory_services.correction_create(subject=subject, kind=FACTS.name, uid=uid, value=form.changes(),
+                                              reason=form.cleaned_data["reason"], actor=request.user)
+        except ApplicationError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, "Corrected: the new version supersedes the old one, which is kept retracted.")
+            return redirect(back)
+    services.memory_view_record(actor=request.user, user_ids={user_id}, page="fact_correct", target_id=uid)
+    return _render(request, "review/fact_correct.html", "Correct this fact", fact=fact, person=subject, form=form,
+                   back=back)
+
+
+# --- corrections an agent proposed ---------------------------------------------------------------
+
+@requires("review.review_facts", CONTENT)
+@require_GET
+def correction_list(request):
+    page = _page_number(request)
+    result = selectors.correction_proposal_page(page=page, per_page=PER_PAGE)
+    services.memory_view_record(actor=request.user, user_ids={c.subject.user_id for c in result["rows"]},
+                                page="correction_queue")
+    return _render(request, "review/correction_list.html", "Proposed corrections", rows=result["rows"],
+                   count=result["count"], page=page, pages=max((result["count"] + PER_PAGE - 1) // PER_PAGE, 1))
+
+
+def _correction_decide(request, public_id, decide, done: str):
+    correction = _found(selectors.correction_proposal_get, public_id=public_id)
+    try:
+        decide(correction=correction, actor=request.user)
+        messages.success(request, done)
+    except ApplicationError as exc:
+        messages.warning(request, exc.message)
+    return redirect("admin:review_correction_list")
+
+
+@requires("review.review_facts", CONTENT)
+@require_POST
+def correction_accept(request, public_id):
+    return _correction_decide(request, public_id, memory_services.correction_accept, "Correction accepted.")
+
+
+@requires("review.review_facts", CONTENT)
+@require_POST
+def correction_reject(request, public_id):
+    return _correction_decide(request, public_id, memory_services.correction_reject, "Correction rejected.")
 
 
 # --- reasoning traces -------------------------------------------------------------------------
