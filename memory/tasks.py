@@ -14,3 +14,11 @@ def message_extract(self, message_uid: str, user_id: str) -> str:
     except Exception as exc:
         ingest.message_extraction_failed(message_uid=message_uid, user_id=user_id, error=f"{type(exc).__name__}: {exc}")
         raise
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def access_queue_drain_task() -> int:
+    """Write the queued access records to the access log (Beat runs it every ACCESS_DRAIN_SECONDS)."""
+    from memory import services  # at call time, so that the two modules may import each other
+
+    return services.access_queue_drain()

@@ -161,6 +161,8 @@ CELERY_TASK_ROUTES = {
     "governance.tasks.*": {"queue": "maintenance"},
 }
 CELERY_BEAT_SCHEDULE = {
+    "memory-access-queue-drain": {"task": "memory.tasks.access_queue_drain_task",
+                                  "schedule": env.float("ACCESS_DRAIN_SECONDS", default=5.0)},
     "governance-exports-expire": {"task": "governance.tasks.exports_expire_task", "schedule": 15 * 60},
 }
 

@@ -89,8 +89,8 @@ class ContextBuildApi(AgentApi):
             as_of=args.get("as_of"), knowledge_profile=args.get("knowledge_profile"),
         )
         result = context_build(subject=subject, agent=self.agent, request=context_request, categories=categories)
-        services.access_record(subject=subject, agent=self.agent, session_id=args.get("session_id"),
-                               items=result["items"], turn_seq=result["turn_seq"])
+        services.access_enqueue(subject=subject, agent=self.agent, session_id=args.get("session_id"),
+                                items=result["items"], turn_seq=result["turn_seq"])
         return Response(self.OutputSerializer({**result, "categories": sorted(categories)}).data)
 
 

@@ -99,6 +99,7 @@ def test_sign_in_consent_pause_export_forget_erase(chromium, live_server):
     assert "Forgotten" in page.locator(".messagelist").inner_text()
     assert "EMPLOYED_BY" not in page.locator("#items").inner_text()
 
+    memory_services.access_queue_drain()  # what the worker's Beat task runs
     page.goto(f"{live_server.url}/me/access/")
     assert "Travel agent" in page.locator("#accesses").inner_text()
     shot("08-access-log")

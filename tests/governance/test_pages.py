@@ -3,6 +3,7 @@
 import pytest
 from neomodel import db
 
+from memory import services as memory_services
 from memory.models import ConsentRecord, Grant, MemoryAccess
 from memory.selectors import item_list
 
@@ -140,6 +141,7 @@ def test_access_log_shows_which_agent_read_what(person):
     p = person()
     p["api"].post("/api/v1/context", {"user_id": p["subject"].user_id, "query": "Where do I work? ALPACA",
                                       "token_budget": 2000}, format="json")
+    memory_services.access_queue_drain()  # what the worker's Beat task runs
     access = MemoryAccess.objects.get(subject=p["subject"])
     assert access.items
     page = p["client"].get("/me/access/").content.decode()

@@ -103,6 +103,8 @@ def test_each_response_records_what_it_returned_to_which_agent(granted):
     subject, agent, client = granted
     _append(client, subject.user_id, "s1", "The boat is moored in Cascais.")
     body = _context(client, subject.user_id, session_id="s2", query="where is the boat?")
+    assert not MemoryAccess.objects.exists()  # queued off the request; the worker's drain writes it
+    assert services.access_queue_drain() == 1
     access = MemoryAccess.objects.get(subject=subject)
     assert access.agent == agent and access.session_id == "s2"
     assert [a["uid"] for a in access.items] == [i["id"] for i in body["items"]]
