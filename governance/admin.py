@@ -9,7 +9,9 @@ from django.urls import path
 
 from governance import selectors, services
 from governance.models import ErasureJob, ErasureScope
+from memory.models import RetentionPolicy
 from memory.selectors import subject_find
+from portal.audit import audit_record
 
 ERASE = "review.erase_subjects"
 
@@ -66,3 +68,32 @@ class ErasureJobAdmin(admin.ModelAdmin):
         context = {**self.admin_site.each_context(request), "opts": self.opts, "title": "Erase a user's memory",
                    "form": form, "person": subject, "counts": counts}
         return TemplateResponse(request, "admin/governance/erasurejob/erasure_request.html", context)
+
+
+@admin.register(RetentionPolicy)
+class RetentionPolicyAdmin(admin.ModelAdmin):
+    """Staff set how long each category is kept, and a stricter retention for an agent; each change is audited."""
+
+    list_display = ("category", "agent", "days", "updated_at")
+    list_filter = ("category",)
+    list_select_related = ("agent",)
+    ordering = ("category", "agent__name")
+
+    def save_model(self, request, obj, form, change):
+        before = {field: form.initial.get(field) for field in form.changed_data} if change else {}
+        super().save_model(request, obj, form, change)
+        audit_record(actor=request.user, action="retention.policy", target_type="retention",
+                     target_id=f"{obj.category}:{obj.agent.agent_id if obj.agent else '*'}", before=before,
+                     after={"category": obj.category, "agent": obj.agent.agent_id if obj.agent else None,
+                            "days": obj.days})
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # one at a time, so each deletion is audited
+        return actions
+
+    def delete_model(self, request, obj):
+        audit_record(actor=request.user, action="retention.policy", target_type="retention",
+                     target_id=f"{obj.category}:{obj.agent.agent_id if obj.agent else '*'}",
+                     before={"days": obj.days}, after={"days": None, "deleted": True})
+        super().delete_model(request, obj)

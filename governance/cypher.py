@@ -4,6 +4,11 @@ Labels are never taken from input: they come from memory's registry of kinds (me
 the database's own `db.labels()`, and are quoted with backticks by `label_query`.
 """
 
+from memory import cypher as memory_cypher
+from memory.kinds import KINDS
+
+RETAINED_LABELS = tuple(kind.label for kind in KINDS)
+
 # Vector properties are derived from the text and omitted from exports.
 EMBEDDING_PROPERTIES = ["embedding", "task_embedding"]
 
@@ -107,9 +112,11 @@ RETURN key, type(r) AS type, properties(r) AS properties, coalesce(m.uid, elemen
        labels(m) AS target_labels
 """
 
+# The person's pages show what is within retention only (memory.cypher.kept, the person's $cutoffs).
 CONVERSATIONS_RECENT = """
 MATCH (c:Conversation {user_id: $user_id})
 OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(m:Message)
+WHERE """ + memory_cypher.kept(label="Message", node="m") + """
 WITH c, count(m) AS messages, max(m.created_at) AS last_at
 RETURN c.uid AS uid, c.session_id AS session_id, c.agent_id AS agent_id, c.title AS title,
        c.created_at AS created_at, messages, coalesce(last_at, c.created_at) AS last_at
@@ -119,6 +126,7 @@ ORDER BY last_at DESC LIMIT $limit
 CONVERSATION_MESSAGES = """
 MATCH (c:Conversation {uid: $uid, user_id: $user_id})
 OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(m:Message)
+WHERE """ + memory_cypher.kept(label="Message", node="m") + """
 WITH c, m ORDER BY m.seq
 RETURN c.uid AS uid, c.session_id AS session_id, c.agent_id AS agent_id, c.title AS title,
        c.created_at AS created_at,
@@ -126,16 +134,19 @@ RETURN c.uid AS uid, c.session_id AS session_id, c.agent_id AS agent_id, c.title
          AS messages
 """
 
-# An entity with what it relates to, what mentions it and which facts are about it.
+# An entity with what it relates to, what mentions it and which facts are about it, within retention.
 ENTITY_NEIGHBOURHOOD = """
 MATCH (e:Entity {uid: $uid, user_id: $user_id})
 OPTIONAL MATCH (e)-[r:RELATED_TO|SAME_AS]-(other:Entity {user_id: $user_id})
+WHERE """ + memory_cypher.kept(label="Entity", node="other") + """
 WITH e, collect(DISTINCT {uid: other.uid, name: other.name, kind: other.type, rel: type(r),
      label: coalesce(r.type, r.status), outgoing: startNode(r) = e})[..$limit] AS entities
 OPTIONAL MATCH (f:Fact {user_id: $user_id})-[:ABOUT]->(e)
+WHERE """ + memory_cypher.kept(label="Fact", node="f") + """
 WITH e, entities, collect(DISTINCT {uid: f.uid, text: f.subject + ' ' + f.predicate + ' ' + f.object,
      status: f.status})[..$limit] AS facts
 OPTIONAL MATCH (m:Message {user_id: $user_id})-[:MENTIONS]->(e)
+WHERE """ + memory_cypher.kept(label="Message", node="m") + """
 RETURN e.uid AS uid, e.name AS name, e.type AS type, entities, facts,
        collect(DISTINCT {uid: m.uid, text: left(m.content, 80)})[..$limit] AS messages
 """
@@ -172,3 +183,106 @@ def relationship_page(label: str) -> str:
 
 def content_texts(label: str) -> str:
     return label_query(_CONTENT_TEXTS, label)
+
+
+# --- retention --------------------------------------------------------------------------------
+# What memory.cypher.kept() leaves out of every read is what these find and delete ($cutoffs: the
+# person's own, category -> oldest moment kept).
+
+
+def _expired(label: str) -> str:
+    return f"NOT {memory_cypher.kept(label=label, node='n')}"
+
+
+# How many of a person's nodes of one label are past retention: the dry run, and the residue check.
+EXPIRED_COUNTS = {label: f"MATCH (n:{label} {{user_id: $user_id}}) WHERE {_expired(label)} RETURN count(n) AS n"
+                  for label in RETAINED_LABELS}
+
+# A batch of expired facts, preferences or entities; the groups of facts and preferences are returned
+# so that what stays in them is settled again.
+EXPIRED_DERIVED_DELETE = {label: f"""
+MATCH (n:{label} {{user_id: $user_id}}) WHERE {_expired(label)}
+WITH n LIMIT $batch
+WITH collect(n) AS batch
+CALL (batch) {{
+  UNWIND batch AS n
+  WITH n WHERE (n:Fact OR n:Preference) AND n.first_key IS NOT NULL
+  RETURN collect(DISTINCT {{label: CASE WHEN n:Fact THEN 'Fact' ELSE 'Preference' END,
+         key: CASE WHEN n:Fact THEN toLower(n.subject) ELSE n.topic END, predicate: n.predicate,
+         exclusive: n:Preference OR n.cardinality = 'single'}}) AS groups
+}}
+FOREACH (n IN batch | DETACH DELETE n)
+RETURN size(batch) AS deleted, groups
+""" for label in ("Fact", "Preference", "Entity")}
+
+# The oldest batch of expired messages (oldest first, so a conversation only ever loses the start of
+# its chain), with what was derived from them alone: facts and preferences no other message states,
+# entities no other message mentions and no fact is about. The conversation's first message is the
+# oldest one left. Groups of what stays are returned to be settled again.
+EXPIRED_MESSAGES_DELETE = """
+MATCH (n:Message {user_id: $user_id}) WHERE """ + _expired("Message") + """
+WITH n ORDER BY n.created_at, n.seq LIMIT $batch
+WITH collect(n) AS batch
+CALL (batch) {
+  UNWIND batch AS m
+  MATCH (d)-[:EXTRACTED_FROM]->(m)
+  WHERE (d:Fact OR d:Preference) AND d.first_key IS NOT NULL
+  RETURN collect(DISTINCT {label: CASE WHEN d:Fact THEN 'Fact' ELSE 'Preference' END,
+         key: CASE WHEN d:Fact THEN toLower(d.subject) ELSE d.topic END, predicate: d.predicate,
+         exclusive: d:Preference OR d.cardinality = 'single'}) AS groups
+}
+CALL (batch) {
+  UNWIND batch AS m
+  MATCH (d)-[:EXTRACTED_FROM]->(m)
+  WHERE (d:Fact OR d:Preference) AND NOT EXISTS { MATCH (d)-[:EXTRACTED_FROM]->(other:Message) WHERE NOT other IN batch }
+  WITH DISTINCT d
+  DETACH DELETE d
+  RETURN count(*) AS derived
+}
+CALL (batch) {
+  UNWIND batch AS m
+  MATCH (m)-[:MENTIONS]->(e:Entity)
+  WHERE NOT EXISTS { MATCH (other:Message)-[:MENTIONS]->(e) WHERE NOT other IN batch }
+    AND NOT EXISTS { MATCH (:Fact)-[:ABOUT]->(e) }
+  WITH DISTINCT e
+  DETACH DELETE e
+  RETURN count(*) AS orphans
+}
+CALL (batch) {
+  UNWIND batch AS m
+  MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
+  RETURN collect(DISTINCT c) AS conversations
+}
+FOREACH (m IN batch | DETACH DELETE m)
+WITH batch, groups, derived, orphans, conversations
+CALL (conversations) {
+  UNWIND conversations AS c
+  WITH c WHERE NOT (c)-[:FIRST_MESSAGE]->()
+  MATCH (c)-[:HAS_MESSAGE]->(head:Message)
+  WITH c, head ORDER BY head.seq
+  WITH c, collect(head)[0] AS first
+  CREATE (c)-[:FIRST_MESSAGE]->(first)
+  RETURN count(*) AS relinked
+}
+RETURN size(batch) AS messages, derived + orphans AS deleted, groups
+"""
+
+# A batch of expired traces with their steps and tool calls.
+EXPIRED_TRACES_DELETE = """
+MATCH (n:ReasoningTrace {user_id: $user_id}) WHERE """ + _expired("ReasoningTrace") + """
+WITH n LIMIT $batch
+OPTIONAL MATCH (n)-[:HAS_STEP]->(step:ReasoningStep)
+OPTIONAL MATCH (step)-[:HAS_TOOL_CALL]->(call:ToolCall)
+WITH n, collect(DISTINCT step) + collect(DISTINCT call) AS parts
+FOREACH (p IN parts | DETACH DELETE p)
+DETACH DELETE n
+RETURN count(*) AS traces, count(*) + sum(size(parts)) AS deleted
+"""
+
+# The text a page shows for items named by uid (what a context gave an agent), within retention.
+_ITEM_TEXT = {"Message": "n.role + ': ' + n.content", "Fact": "n.subject + ' ' + n.predicate + ' ' + n.object",
+              "Preference": "n.preference", "Entity": "n.name", "ReasoningTrace": "n.task"}
+ITEMS_TEXT = {label: f"""
+MATCH (n:{label} {{user_id: $user_id}}) WHERE n.uid IN $uids AND {memory_cypher.kept(label=label, node='n')}
+RETURN n.uid AS uid, {text} AS text
+""" for label, text in _ITEM_TEXT.items()}

@@ -9,6 +9,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import neo4j
@@ -16,14 +17,16 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import models
+from django.db.models import Count, Max
 from django.db.models.functions import Cast
 from neomodel import db
 
 from governance import cypher
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
-from memory.kinds import KINDS, category_labels
-from memory.models import CATEGORIES, ConsentRecord, Grant, MemoryAccess, Subject
-from memory.selectors import consented_categories
+from memory.kinds import KINDS, category_labels, kind_get
+from memory.models import (CATEGORIES, ConsentRecord, Grant, MemoryAccess, MemoryAccessItem, RetentionChoice,
+                           RetentionPolicy, Subject)
+from memory.selectors import consented_categories, person_cutoffs, retention_cutoffs, retention_days
 from portal.exceptions import NotFound
 from portal.graphdb import rows, scalar
 from portal.models import user_id_digest
@@ -74,11 +77,14 @@ def export_label_counts(*, user_id: str) -> dict[str, int]:
 
 
 def conversation_list(*, user_id: str, limit: int = 50) -> list[dict]:
-    return rows(cypher.CONVERSATIONS_RECENT, {"user_id": user_id, "limit": limit})
+    return rows(cypher.CONVERSATIONS_RECENT, {"user_id": user_id, "limit": limit,
+                                              "cutoffs": person_cutoffs(user_id=user_id)})
 
 
 def conversation_get(*, user_id: str, uid: str) -> dict:
-    found = rows(cypher.CONVERSATION_MESSAGES, {"user_id": user_id, "uid": uid})
+    """Return a conversation with its messages within retention."""
+    found = rows(cypher.CONVERSATION_MESSAGES, {"user_id": user_id, "uid": uid,
+                                                "cutoffs": person_cutoffs(user_id=user_id)})
     if not found:
         raise NotFound("No conversation with that id.")
     conversation = found[0]
@@ -87,7 +93,8 @@ def conversation_get(*, user_id: str, uid: str) -> dict:
 
 def entity_neighbourhood(*, user_id: str, uid: str, limit: int = 25) -> dict:
     """Return an entity with related entities, facts about it and messages mentioning it, as graph elements."""
-    found = rows(cypher.ENTITY_NEIGHBOURHOOD, {"user_id": user_id, "uid": uid, "limit": limit})
+    found = rows(cypher.ENTITY_NEIGHBOURHOOD, {"user_id": user_id, "uid": uid, "limit": limit,
+                                               "cutoffs": person_cutoffs(user_id=user_id)})
     if not found:
         raise NotFound("No entity with that id.")
     row = found[0]
@@ -369,3 +376,87 @@ def residue_scan(*, user_id: str, subject_pk: int, scope: str, category: str = "
                                       account=scope == ErasureScope.ACCOUNT).values()),
         "files": files,
     }
+
+
+# --- retention and where memory was used ---------------------------------------------------------
+
+def retention_expired(*, subject: Subject, at: datetime | None = None) -> dict[str, int]:
+    """Return how many of the subject's items of each kind are past retention (what the next run deletes)."""
+    cutoffs = retention_cutoffs(subject=subject, agent=None, at=at)
+    if not any(cutoffs.values()):
+        return {kind.name: 0 for kind in KINDS}
+    return {kind.name: scalar(cypher.EXPIRED_COUNTS[kind.label], {"user_id": subject.user_id, "cutoffs": cutoffs})
+            for kind in KINDS}
+
+
+def retention_subjects():
+    """Return the subjects whose memory may expire: everyone under a staff default, else those who chose one."""
+    subjects = Subject.objects.order_by("pk")
+    if RetentionPolicy.objects.filter(agent__isnull=True, days__isnull=False).exists():
+        return subjects
+    return subjects.filter(retention_choices__isnull=False).distinct()
+
+
+def retention_overview(*, subject: Subject) -> list[dict]:
+    """Return per category what staff keep, what the subject chose, what holds (days, None: forever; the
+    oldest moment kept) and how many items are past it."""
+    defaults = dict(RetentionPolicy.objects.filter(agent__isnull=True).values_list("category", "days"))
+    chosen = dict(RetentionChoice.objects.filter(subject=subject).values_list("category", "days"))
+    held = retention_days(subject=subject, agent=None)
+    cutoffs = retention_cutoffs(subject=subject, agent=None)
+    expired = retention_expired(subject=subject)
+    return [{"category": category, "default": defaults.get(category), "chosen": chosen.get(category),
+             "days": held[category], "cutoff": cutoffs[category],
+             "expired": sum(n for name, n in expired.items() if kind_get(name).category == category)}
+            for category in CATEGORIES]
+
+
+def kind_retention_days(*, subject: Subject, kind: str) -> int | None:
+    """Return how many days the subject's items of a kind are kept (None: forever): what is derived from
+    messages is kept no longer than the messages are (memory.cypher.retention_cutoff)."""
+    days = retention_days(subject=subject, agent=None)
+    category = kind_get(kind).category
+    if category != "long_term":
+        return days[category]
+    limits = [d for d in (days["history"], days["long_term"]) if d]
+    return min(limits) if limits else None
+
+
+def kept_until(*, subject: Subject, kind: str, items: list[dict]) -> list[dict]:
+    """Return the items with `kept_until`, the moment each goes (None: kept forever)."""
+    days = kind_retention_days(subject=subject, kind=kind)
+    return [{**item, "kept_until": item["kept_since"] + timedelta(days=days)
+             if days and item.get("kept_since") else None} for item in items]
+
+
+def item_uses(*, subject: Subject, uid: str) -> list[dict]:
+    """Return which agents received one of the subject's items in a context, how often and when last."""
+    return list(MemoryAccessItem.objects.filter(subject=subject, uid=uid)
+                .values("access__agent__agent_id", "access__agent__name")
+                .annotate(times=Count("pk"), last_at=Max("access__created_at"))
+                .order_by("-last_at"))
+
+
+def turn_contexts(*, subject: Subject, session_id: str) -> dict[int, list[dict]]:
+    """Return, per turn (the seq of its first message) of one of the subject's sessions, the contexts that
+    served it: agent, time and the items given, each with the kind its page is under (None: not memory)."""
+    kinds = {kind.item_type: kind for kind in KINDS}
+    accesses = list(MemoryAccess.objects.filter(subject=subject, session_id=session_id, turn_seq__isnull=False)
+                    .select_related("agent").prefetch_related("item_rows").order_by("created_at", "pk"))
+    wanted: dict[str, set[str]] = {}
+    for access in accesses:
+        for row in access.item_rows.all():
+            if row.item_type in kinds:
+                wanted.setdefault(kinds[row.item_type].label, set()).add(row.uid)
+    cutoffs = person_cutoffs(user_id=subject.user_id)
+    texts = {found["uid"]: found["text"] for label, uids in wanted.items()
+             for found in rows(cypher.ITEMS_TEXT[label], {"user_id": subject.user_id, "uids": sorted(uids),
+                                                          "cutoffs": cutoffs})}
+    turns: dict[int, list[dict]] = {}
+    for access in accesses:
+        items = [{"item_type": row.item_type, "uid": row.uid, "score": row.score, "text": texts.get(row.uid),
+                  "kind": kinds[row.item_type].name if row.item_type in kinds else None}
+                 for row in sorted(access.item_rows.all(), key=lambda row: row.pk)]
+        turns.setdefault(access.turn_seq, []).append(
+            {"agent": access.agent, "created_at": access.created_at, "items": items})
+    return turns

@@ -5,7 +5,7 @@ import json
 import os
 import shutil
 import zipfile
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -14,8 +14,10 @@ from django.utils import timezone
 
 from governance import cypher, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
-from memory.kinds import ERASE_ORDER, category_labels
-from memory.models import CATEGORIES, ConsentRecord, Grant, MemoryAccess, Subject
+from memory import ingest
+from memory.kinds import ENTITIES, ERASE_ORDER, FACTS, KINDS, MESSAGES, PREFERENCES, TRACES, category_labels
+from memory.models import CATEGORIES, ConsentRecord, Grant, MemoryAccess, RetentionChoice, RetentionPolicy, Subject
+from memory.selectors import retention_cutoffs
 from memory.models import Correction
 from portal.audit import Actor, audit_record
 from portal.exceptions import ApplicationError
@@ -60,12 +62,16 @@ def export_request(*, subject: Subject, actor: Actor = None) -> ExportJob:
 
 
 def export_build(*, job_id: int) -> ExportJob:
-    """Write the subject's zip page by page (memory stays bounded), then make it downloadable until it expires."""
+    """Write the subject's zip page by page (memory stays bounded), then make it downloadable until it expires.
+
+    What is past retention is deleted first, so the archive never holds it.
+    """
     job = ExportJob.objects.select_related("subject").get(pk=job_id)
     if job.status not in (JobStatus.QUEUED, JobStatus.RUNNING):
         return job
     subject = job.subject
     user_id = subject.user_id
+    retention_apply(subject=subject)
     counts = selectors.export_label_counts(user_id=user_id)
     job.status, job.items_total, job.items_done = JobStatus.RUNNING, sum(counts.values()), 0
     job.save(update_fields=["status", "items_total", "items_done"])
@@ -335,3 +341,83 @@ def _exports_erase(*, subject: Subject) -> tuple[int, int]:
     shutil.rmtree(directory, ignore_errors=True)
     rows, _ = ExportJob.objects.filter(subject=subject).delete()
     return files, rows
+
+
+# --- retention --------------------------------------------------------------------------------
+
+RETENTION_BATCH = 2000
+
+
+@transaction.atomic
+def retention_choose(*, subject: Subject, category: str, days: int | None, actor: Actor = None) -> None:
+    """Keep a category's memory only `days` days (None: as long as staff keep it); only shorter than staff."""
+    if category not in CATEGORIES:
+        raise ApplicationError(f"Unknown category {category!r}; choose from {', '.join(CATEGORIES)}.",
+                               {"fields": {"category": [category]}})
+    staff = RetentionPolicy.objects.filter(category=category, agent__isnull=True).values_list("days", flat=True).first()
+    if days is not None and (days < 1 or (staff is not None and days >= staff)):
+        limit = f"fewer than the {staff} days staff keep it" if staff else "at least one day"
+        raise ApplicationError(f"Choose {limit}.", {"fields": {"days": [f"{days} is not {limit}."]}})
+    before = RetentionChoice.objects.filter(subject=subject, category=category).values_list("days", flat=True).first()
+    if days is None:
+        RetentionChoice.objects.filter(subject=subject, category=category).delete()
+    else:
+        RetentionChoice.objects.update_or_create(subject=subject, category=category,
+                                                 defaults={"days": days, "chosen_at": timezone.now()})
+    audit_record(actor=actor or subject.account, action="retention.choose", user_id=subject.user_id,
+                 target_type="retention", target_id=category, before={"days": before}, after={"days": days})
+
+
+def retention_apply(*, subject: Subject, at: datetime | None = None, actor: Actor = "retention worker") -> dict:
+    """Delete what is past the subject's retention, as erasure deletes (batched, what was derived only from
+    expired messages with them, what newer messages support kept and settled again), then check that nothing
+    expired is left; return the nodes deleted per kind and the residue. Exports made before go too."""
+    cutoffs = retention_cutoffs(subject=subject, agent=None, at=at)
+    if not any(cutoffs.values()) or selectors.subject_is_erased(user_id=subject.user_id):
+        return {}
+    started = timezone.now()
+    params = {"user_id": subject.user_id, "cutoffs": cutoffs, "batch": RETENTION_BATCH}
+    deleted = dict.fromkeys((kind.name for kind in KINDS), 0)
+    for _ in range(ERASE_PASSES):
+        for kind in (FACTS, PREFERENCES, ENTITIES):
+            while True:
+                batch = rows(cypher.EXPIRED_DERIVED_DELETE[kind.label], params)[0]
+                deleted[kind.name] += batch["deleted"]
+                _groups_settle(user_id=subject.user_id, groups=batch["groups"])
+                if batch["deleted"] < RETENTION_BATCH:
+                    break
+        while True:
+            batch = rows(cypher.EXPIRED_MESSAGES_DELETE, params)[0]
+            deleted[MESSAGES.name] += batch["messages"]
+            deleted[FACTS.name] += batch["deleted"]
+            _groups_settle(user_id=subject.user_id, groups=batch["groups"])
+            if batch["messages"] < RETENTION_BATCH:
+                break
+        while True:
+            batch = rows(cypher.EXPIRED_TRACES_DELETE, params)[0]
+            deleted[TRACES.name] += batch["deleted"]
+            if batch["traces"] < RETENTION_BATCH:
+                break
+        if deleted[MESSAGES.name] or deleted[TRACES.name]:
+            _delete_in_batches(cypher.EMPTY_CONVERSATIONS_DELETE, {"user_id": subject.user_id})
+        residue = selectors.retention_expired(subject=subject, at=at)
+        if not sum(residue.values()):
+            break
+    exports = 0
+    if sum(deleted.values()):
+        for job in ExportJob.objects.filter(subject=subject, status=JobStatus.DONE, finished_at__lt=started):
+            _export_file_delete(job)
+            job.status, job.file_name = JobStatus.EXPIRED, ""
+            job.save(update_fields=["status", "file_name"])
+            exports += 1
+        audit_record(actor=actor, action="retention.apply", user_id=subject.user_id, target_type="retention",
+                     target_id=subject.user_id, before={"cutoffs": {c: t.isoformat() if t else None
+                                                                    for c, t in cutoffs.items()}},
+                     after={"deleted": deleted, "exports_expired": exports, "residue": residue})
+    return {"deleted": deleted, "exports_expired": exports, "residue": residue}
+
+
+def _groups_settle(*, user_id: str, groups: list[dict]) -> None:
+    """Settle again which fact or preference is current in groups that lost statements."""
+    for group in groups:
+        ingest.group_settle(user_id=user_id, group=ingest.StatementGroup(**group))

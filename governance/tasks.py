@@ -1,6 +1,7 @@
 from celery import shared_task
 
-from governance import services
+from governance import selectors, services
+from memory.models import Subject
 from portal.exceptions import TRANSIENT
 
 
@@ -32,3 +33,21 @@ def subject_erase_task(self, job_id: int) -> None:
 def exports_expire_task(self) -> int:
     """Delete export files past their expiry (run by Celery Beat)."""
     return services.exports_expire()
+
+
+@shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8,
+             ignore_result=True)
+def retention_apply_task(self, subject_id: int) -> None:
+    """Delete what is past one person's retention (idempotent: a retry deletes what is left)."""
+    subject = Subject.objects.filter(pk=subject_id).first()
+    if subject is not None:
+        services.retention_apply(subject=subject)
+
+
+@shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, ignore_result=True)
+def retention_run_task(self) -> int:
+    """Queue a retention run for every person whose memory may expire, one task each (run by Celery Beat)."""
+    ids = list(selectors.retention_subjects().values_list("pk", flat=True))
+    for subject_id in ids:
+        retention_apply_task.delay(subject_id)
+    return len(ids)

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.overview, name="overview"),
     path("consent/", views.consent, name="consent"),
     path("consent/<str:category>/erase/", views.consent_erase, name="consent_erase"),
+    path("retention/", views.retention, name="retention"),
     path("agents/", views.agent_list, name="agent_list"),
     path("agents/<slug:agent_id>/pause/", views.agent_pause, name="agent_pause"),
     path("agents/<slug:agent_id>/revoke/", views.agent_revoke, name="agent_revoke"),

@@ -151,7 +151,10 @@ def conversation_list(request):
 @login_required
 @require_GET
 def conversation_detail(request, uid):
-    conversation = _found(selectors.conversation_get, user_id=_subject(request).user_id, uid=uid)
+    subject = _subject(request)
+    conversation = _found(selectors.conversation_get, user_id=subject.user_id, uid=uid)
+    turns = selectors.turn_contexts(subject=subject, session_id=conversation["session_id"])
+    conversation["messages"] = [{**m, "contexts": turns.get(m["seq"], [])} for m in conversation["messages"]]
     return _page(request, "governance/conversation_detail.html", conversation["title"] or conversation["session_id"],
                  conversation=conversation)
 
@@ -169,15 +172,18 @@ def item_list(request, kind):
                                               limit=50)
         except ApplicationError as exc:
             raise Http404(exc.message)
+    page["items"] = selectors.kept_until(subject=subject, kind=kind, items=page["items"])
     return _page(request, "governance/item_list.html", kind_get(kind).title, kind=kind, page=page, q=text)
 
 
 @login_required
 @require_GET
 def item_detail(request, kind, uid):
-    user_id = _subject(request).user_id
+    subject = _subject(request)
+    user_id = subject.user_id
     item = _found(memory_selectors.item_get, user_id=user_id, kind=kind, uid=uid)
-    extra = {}
+    [item] = selectors.kept_until(subject=subject, kind=kind, items=[item])
+    extra = {"uses": selectors.item_uses(subject=subject, uid=uid)}
     if kind == ENTITIES.name:
         extra["neighbourhood"] = selectors.entity_neighbourhood(user_id=user_id, uid=uid)
     elif kind == TRACES.name:
@@ -202,6 +208,28 @@ def item_forget(request, kind, uid):
     return _page(request, "governance/item_forget.html", "Forget this item?", kind=kind,
                  list_title=kind_get(kind).title, item=item,
                  fields=[(name, item.get(name)) for name in kind_get(kind).fields])
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def retention(request):
+    subject = _subject(request)
+    if request.method == "POST":
+        raw = request.POST.get("days", "").strip()
+        try:
+            days = int(raw) if raw else None
+            services.retention_choose(subject=subject, category=request.POST.get("category", ""), days=days,
+                                      actor=request.user)
+        except ValueError:
+            messages.error(request, "Give the number of days as a whole number.")
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "Saved: what is older is no longer given to agents nor shown, and is deleted "
+                                      "within the hour." if days else "Saved: kept as long as staff keep it.")
+        return redirect("governance:retention")
+    rows = [{**row, "title": CATEGORY_TITLES[row["category"]]} for row in selectors.retention_overview(subject=subject)]
+    return _page(request, "governance/retention.html", "Retention", rows=rows)
 
 
 @login_required

@@ -122,21 +122,26 @@ RETURN count(*)
 # --- retention ---------------------------------------------------------------------------------
 
 # How old an item is for retention: a message from when it was said, a trace from when it started;
-# a fact, preference or entity from the newest message that still supports it (what a newer message
-# says again stays), else from the newest support retention removed (`supported_at`), else from
-# when it was written (an explicit or a corrected item, or one adopted without its messages).
+# a fact, preference or entity from the newest message that still supports it, so what a newer
+# message says again stays, else (written without a message, e.g. adopted) from when it was written.
 _AGE = {
     "Message": "{n}.created_at",
     "ReasoningTrace": "{n}.started_at",
     "Fact": "coalesce(COLLECT {{ MATCH ({n})-[:EXTRACTED_FROM]->(supporting:Message) RETURN max(supporting.created_at) "
-            "}}[0], {n}.supported_at, {n}.recorded_at)",
+            "}}[0], {n}.recorded_at)",
     "Preference": "coalesce(COLLECT {{ MATCH ({n})-[:EXTRACTED_FROM]->(supporting:Message) "
-                  "RETURN max(supporting.created_at) }}[0], {n}.supported_at, {n}.recorded_at, {n}.valid_from)",
+                  "RETURN max(supporting.created_at) }}[0], {n}.recorded_at, {n}.valid_from)",
     "Entity": "coalesce(COLLECT {{ MATCH (supporting:Message)-[:MENTIONS]->({n}) RETURN max(supporting.created_at) "
-              "}}[0], {n}.supported_at, {n}.created_at)",
+              "}}[0], {n}.created_at)",
 }
-RETAINED_CATEGORY = {"Message": "history", "ReasoningTrace": "reasoning", "Fact": "long_term", "Preference": "long_term",
-                     "Entity": "long_term"}
+# The oldest moment a label keeps, from the $cutoffs map (category -> moment, null keeps forever). What
+# is derived from messages goes with them: long-term memory is kept no longer than history is either.
+_CUTOFF = {
+    "Message": "$cutoffs.history",
+    "ReasoningTrace": "$cutoffs.reasoning",
+    "Derived": "CASE WHEN $cutoffs.history IS NULL OR $cutoffs.long_term > $cutoffs.history THEN $cutoffs.long_term "
+               "ELSE $cutoffs.history END",
+}
 
 
 def kept_since(*, label: str, node: str) -> str:
@@ -144,11 +149,16 @@ def kept_since(*, label: str, node: str) -> str:
     return _AGE[label].format(n=node)
 
 
+def retention_cutoff(*, label: str) -> str:
+    """Return the expression of the oldest moment a label's nodes are kept, null for ever."""
+    return _CUTOFF.get(label, _CUTOFF["Derived"])
+
+
 def kept(*, label: str, node: str) -> str:
-    """Return the condition that a node is within its category's retention: `$cutoffs` maps each
-    category to the oldest moment still kept, or null to keep it forever."""
-    cutoff = f"$cutoffs.{RETAINED_CATEGORY[label]}"
-    return f"({cutoff} IS NULL OR {kept_since(label=label, node=node)} >= {cutoff})"
+    """Return the condition that a node is within retention (an undated node is kept); the age is not
+    worked out when nothing is cut off."""
+    cutoff = retention_cutoff(label=label)
+    return f"({cutoff} IS NULL OR coalesce({kept_since(label=label, node=node)} >= {cutoff}, true))"
 
 
 # Any memory node, with the parts that exist only for it (trace steps, tool calls); one query per
@@ -169,7 +179,7 @@ _ITEM_LIST = """
 MATCH (n:{label} {{user_id: $user_id}})
 WHERE $after_t IS NULL OR n.{order} < $after_t OR (n.{order} = $after_t AND n.uid < $after_uid)
 WITH n, {age} AS kept_since
-WHERE {cutoff} IS NULL OR kept_since >= {cutoff}
+WHERE {cutoff} IS NULL OR coalesce(kept_since >= {cutoff}, true)
 RETURN n.uid AS uid, n.{order} AS sort_key, kept_since, {{{projection}}} AS item
 ORDER BY n.{order} DESC, n.uid DESC LIMIT $limit
 """
@@ -177,7 +187,7 @@ ORDER BY n.{order} DESC, n.uid DESC LIMIT $limit
 _ITEM_GET = """
 MATCH (n:{label} {{uid: $uid, user_id: $user_id}})
 WITH n, {age} AS kept_since
-WHERE {cutoff} IS NULL OR kept_since >= {cutoff}
+WHERE {cutoff} IS NULL OR coalesce(kept_since >= {cutoff}, true)
 RETURN n.uid AS uid, kept_since, {{{projection}}} AS item
 """
 
@@ -188,13 +198,13 @@ def node_delete(*, label: str) -> str:
 
 def item_list(*, label: str, order: str, fields: tuple[str, ...]) -> str:
     return _ITEM_LIST.format(label=label, order=order, age=kept_since(label=label, node="n"),
-                             cutoff=f"$cutoffs.{RETAINED_CATEGORY[label]}",
+                             cutoff=retention_cutoff(label=label),
                              projection=", ".join(f"{f}: n.{f}" for f in fields))
 
 
 def item_get(*, label: str, fields: tuple[str, ...]) -> str:
     return _ITEM_GET.format(label=label, age=kept_since(label=label, node="n"),
-                            cutoff=f"$cutoffs.{RETAINED_CATEGORY[label]}",
+                            cutoff=retention_cutoff(label=label),
                             projection=", ".join(f"{f}: n.{f}" for f in fields))
 
 

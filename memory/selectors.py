@@ -112,11 +112,13 @@ def retention_cutoffs(*, subject: Subject | None, agent: Agent | None,
             for category, kept in retention_days(subject=subject, agent=agent).items()}
 
 
-def _cutoffs(user_id: str, cutoffs: dict[str, datetime | None] | None) -> dict[str, datetime | None]:
-    """Return the cutoffs given, else the person's own."""
-    if cutoffs is not None:
-        return cutoffs
+def person_cutoffs(*, user_id: str) -> dict[str, datetime | None]:
+    """Return the retention cutoffs of the person with this id, as their own pages apply them."""
     return retention_cutoffs(subject=Subject.objects.filter(user_id=user_id).first(), agent=None)
+
+
+def _cutoffs(user_id: str, cutoffs: dict[str, datetime | None] | None) -> dict[str, datetime | None]:
+    return person_cutoffs(user_id=user_id) if cutoffs is None else cutoffs
 
 
 def _encode_cursor(t: date | datetime, uid: str) -> str:

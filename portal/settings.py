@@ -164,6 +164,7 @@ CELERY_BEAT_SCHEDULE = {
     "memory-access-queue-drain": {"task": "memory.tasks.access_queue_drain_task",
                                   "schedule": env.float("ACCESS_DRAIN_SECONDS", default=5.0)},
     "governance-exports-expire": {"task": "governance.tasks.exports_expire_task", "schedule": 15 * 60},
+    "governance-retention-run": {"task": "governance.tasks.retention_run_task", "schedule": 60 * 60},
 }
 
 REST_FRAMEWORK = {
