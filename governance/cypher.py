@@ -129,7 +129,7 @@ OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(m:Message)
 WHERE """ + memory_cypher.kept(label="Message", node="m") + """
 WITH c, m ORDER BY m.seq
 RETURN c.uid AS uid, c.session_id AS session_id, c.agent_id AS agent_id, c.title AS title,
-       c.created_at AS created_at,
+       c.created_at AS created_at, c.last_seq AS last_seq,
        [x IN collect(m) | {uid: x.uid, role: x.role, content: x.content, seq: x.seq, created_at: x.created_at}]
          AS messages
 """

@@ -155,6 +155,9 @@ def conversation_detail(request, uid):
     conversation = _found(selectors.conversation_get, user_id=subject.user_id, uid=uid)
     turns = selectors.turn_contexts(subject=subject, session_id=conversation["session_id"])
     conversation["messages"] = [{**m, "contexts": turns.get(m["seq"], [])} for m in conversation["messages"]]
+    # A context served the turn whose first message takes its seq; until that message is stored it is pending.
+    conversation["pending"] = [c for seq, served in turns.items() if seq > (conversation["last_seq"] or 0)
+                               for c in served]
     return _page(request, "governance/conversation_detail.html", conversation["title"] or conversation["session_id"],
                  conversation=conversation)
 
