@@ -29,6 +29,7 @@ from memory.models import (CATEGORIES, ConsentRecord, Grant, MemoryAccess, Memor
 from memory.selectors import consented_categories, person_cutoffs, retention_cutoffs, retention_days
 from portal.exceptions import NotFound
 from portal.graphdb import rows, scalar
+from portal.outbox import WorkCount, WorkItem
 from portal.models import user_id_digest
 from portal.redis_clients import app_redis, broker_redis
 
@@ -186,6 +187,39 @@ def account_tombstone_get(*, public_id) -> ErasureJob:
     if job is None:
         raise NotFound("No account erasure with that id.")
     return job
+
+
+# Export and erasure jobs are their own outbox: a row stays queued (or running) until a worker is done with it.
+UNFINISHED = [JobStatus.QUEUED, JobStatus.RUNNING]
+
+
+def _jobs_waiting(model: type[models.Model], *, before: datetime, limit: int) -> list[WorkItem]:
+    jobs = model.objects.filter(status__in=UNFINISHED, created_at__lt=before).order_by("created_at")[:limit]
+    return [WorkItem(key=str(pk), args=(pk,), since=created_at) for pk, created_at in jobs.values_list("pk", "created_at")]
+
+
+def _jobs_count(model: type[models.Model], *, stuck_before: datetime) -> WorkCount:
+    return WorkCount(**model.objects.filter(status__in=UNFINISHED).aggregate(
+        waiting=models.Count("pk"), stuck=models.Count("pk", filter=models.Q(created_at__lt=stuck_before)),
+        oldest=models.Min("created_at")))
+
+
+def exports_waiting(*, before: datetime, limit: int) -> list[WorkItem]:
+    """Return the export jobs requested before `before` and not finished, oldest first."""
+    return _jobs_waiting(ExportJob, before=before, limit=limit)
+
+
+def exports_count(*, stuck_before: datetime) -> WorkCount:
+    return _jobs_count(ExportJob, stuck_before=stuck_before)
+
+
+def erasures_waiting(*, before: datetime, limit: int) -> list[WorkItem]:
+    """Return the erasure jobs requested before `before` and not finished, oldest first."""
+    return _jobs_waiting(ErasureJob, before=before, limit=limit)
+
+
+def erasures_count(*, stuck_before: datetime) -> WorkCount:
+    return _jobs_count(ErasureJob, stuck_before=stuck_before)
 
 
 def export_directory(*, user_id: str) -> Path:

@@ -23,6 +23,7 @@ from portal.audit import Actor, audit_record
 from portal.exceptions import ApplicationError
 from portal.graphdb import rows, scalar
 from portal.models import AuditEvent, user_id_digest
+from portal.outbox import work_enqueue
 from portal.redis_clients import app_redis, broker_redis
 
 ERASE_BATCH = 5000
@@ -52,12 +53,11 @@ def grant_resume(*, grant: Grant, actor: Actor = None) -> None:
 @transaction.atomic
 def export_request(*, subject: Subject, actor: Actor = None) -> ExportJob:
     """Queue an export of everything about the subject; a worker builds it. Without an actor, the subject asked."""
-    from governance.tasks import export_build_task
-
     job = ExportJob.objects.create(subject=subject)
     audit_record(actor=actor or subject.account, action="export.request", user_id=subject.user_id,
                  target_type="export", target_id=job.public_id)
-    transaction.on_commit(lambda: export_build_task.delay(job.pk))
+    # The queued row is the outbox: with the broker down, the Beat task queues the job later.
+    transaction.on_commit(lambda: work_enqueue(kind="exports", entries=[(str(job.pk), (job.pk,))]))
     return job
 
 
@@ -203,8 +203,6 @@ def erasure_request(*, subject: Subject, scope: str, category: str = "", actor: 
 
     Without an actor, the subject asked for it themselves.
     """
-    from governance.tasks import subject_erase_task
-
     if scope == ErasureScope.CATEGORY and category not in CATEGORIES:
         raise ApplicationError(f"Unknown category {category!r}; choose from {', '.join(CATEGORIES)}.")
     pending = selectors.erasure_pending(subject=subject)
@@ -221,7 +219,7 @@ def erasure_request(*, subject: Subject, scope: str, category: str = "", actor: 
     audit_record(actor=actor or subject.account, action="erasure.request", user_id=subject.user_id,
                  target_type="erasure", target_id=job.public_id,
                  after={"scope": scope, "category": job.category, "paused_grants": len(paused)}, reason=reason)
-    transaction.on_commit(lambda: subject_erase_task.delay(job.pk))
+    transaction.on_commit(lambda: work_enqueue(kind="erasures", entries=[(str(job.pk), (job.pk,))]))
     return job
 
 

@@ -3,30 +3,42 @@ from celery import shared_task
 from governance import selectors, services
 from memory.models import Subject
 from portal.exceptions import TRANSIENT
+from portal.outbox import work_claim
+
+# A worker killed mid-job holds the job's claim this long; then the Beat task may queue it again.
+JOB_CLAIM_SECONDS = 30 * 60
 
 
-@shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8)
+@shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8,
+             ignore_result=True)
 def export_build_task(self, job_id: int) -> None:
-    """Build one export archive (a retry starts the archive again)."""
-    try:
-        services.export_build(job_id=job_id)
-    except TRANSIENT:
-        raise
-    except Exception as exc:
-        services.export_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
-        raise
+    """Build one export archive (a retry starts the archive again; one worker at a time per job)."""
+    with work_claim(kind="exports", key=str(job_id)) as claimed:
+        if not claimed:
+            return
+        try:
+            services.export_build(job_id=job_id)
+        except TRANSIENT:
+            raise
+        except Exception as exc:
+            services.export_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
+            raise
 
 
-@shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8)
+@shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8,
+             ignore_result=True)
 def subject_erase_task(self, job_id: int) -> None:
     """Carry out one erasure (every step is idempotent, so a retry finishes what a failure left)."""
-    try:
-        services.subject_erase(job_id=job_id)
-    except TRANSIENT:
-        raise
-    except Exception as exc:
-        services.erasure_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
-        raise
+    with work_claim(kind="erasures", key=str(job_id)) as claimed:
+        if not claimed:
+            return
+        try:
+            services.subject_erase(job_id=job_id)
+        except TRANSIENT:
+            raise
+        except Exception as exc:
+            services.erasure_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
+            raise
 
 
 @shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True)

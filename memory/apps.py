@@ -7,5 +7,10 @@ class MemoryConfig(AppConfig):
 
     def ready(self):
         from memory.converters import KindConverter
+        from memory.selectors import extractions_count, extractions_waiting
+        from memory.tasks import EXTRACTION_CLAIM_SECONDS, message_extract
+        from portal.outbox import WorkKind, work_kind_register
 
         register_converter(KindConverter, "kind")
+        work_kind_register(WorkKind(name="extractions", task=message_extract, waiting=extractions_waiting,
+                                    count=extractions_count, claim_seconds=EXTRACTION_CLAIM_SECONDS))

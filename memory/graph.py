@@ -104,7 +104,7 @@ class Message(MemoryNode):
     agent_id = StringProperty()
     created_at = DateTimeNeo4jFormatProperty(default=timezone.now, index=True)
     stored_at = DateTimeNeo4jFormatProperty(default=timezone.now)
-    extraction_status = StringProperty(default="pending", choices={s: s for s in EXTRACTION_STATUSES})
+    extraction_status = StringProperty(default="pending", choices={s: s for s in EXTRACTION_STATUSES}, index=True)
     extraction_error = StringProperty()
     explicit = StringProperty(help_text="The entities, facts and preferences the agent sent with it, as JSON.")
     next_message = RelationshipTo("Message", "NEXT_MESSAGE", cardinality=ZeroOrOne)

@@ -16,6 +16,7 @@ from memory.models import CATEGORIES, Agent, ConsentRecord, Grant, RetentionChoi
 from memory.models import Correction
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
 from portal.graphdb import moment, rows
+from portal.outbox import WorkCount, WorkItem
 
 WORD = re.compile(r"\w+")
 TOKEN = re.compile(r"[\w'’-]+|[^\w\s]")
@@ -51,6 +52,17 @@ def subject_erasure_check_register(check: Callable[..., bool]) -> None:
 def subject_is_erased(*, user_id: str) -> bool:
     """Return whether a worker must refuse to write memory for this subject now, by every registered check."""
     return any(check(user_id=user_id) for check in ERASURE_CHECKS)
+
+
+def extractions_waiting(*, before: datetime, limit: int) -> list[WorkItem]:
+    """Return the messages stored before `before` and not yet extracted, oldest first (the extraction outbox)."""
+    return [WorkItem(key=row["uid"], args=(row["uid"], row["user_id"]), since=row["since"])
+            for row in rows(cypher.EXTRACTIONS_WAITING, {"before": before, "limit": limit})]
+
+
+def extractions_count(*, stuck_before: datetime) -> WorkCount:
+    """Count the messages waiting for extraction, and those stored before `stuck_before`."""
+    return WorkCount(**rows(cypher.EXTRACTIONS_COUNT, {"stuck_before": stuck_before})[0])
 
 
 def subject_find(*, text: str) -> Subject | None:

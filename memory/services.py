@@ -21,9 +21,9 @@ from memory.models import (CATEGORIES, Agent, AgentToken, ConsentRecord, Grant, 
                            Subject)
 from memory.models import Correction, CorrectionStatus
 from memory.selectors import consented_categories, item_get
-from memory.tasks import message_extract
 from portal.audit import Actor, actor_label, audit_record
 from portal.exceptions import ApplicationError, NotFound
+from portal.outbox import work_enqueue
 from portal import graphdb
 from portal.redis_clients import app_redis
 
@@ -164,12 +164,17 @@ def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: l
     finally:
         lock.release()
 
-    stored = iter(created)
+    stored, fresh = iter(created), []
     for i, result in enumerate(results):
         if result is None:
             uid, seq, client_id, _ = next(stored)
             results[i] = {"client_message_id": client_id, "stored": True, "uid": uid, "seq": seq}
-            message_extract.delay(uid, user_id)
+            fresh.append(results[i])
+    # Each message was stored `pending` (the extraction outbox); with the broker down it stays so,
+    # and the Beat task queues it later, so the caller is told "pending" rather than given an error.
+    queued = work_enqueue(kind="extractions", entries=[(r["uid"], (r["uid"], user_id)) for r in fresh])
+    for index, result in enumerate(fresh):
+        result["extraction"] = "queued" if index < queued else "pending"
     return results
 
 
@@ -423,8 +428,8 @@ def correction_create(*, subject: Subject, kind: str, uid: str, value: dict, act
 
     The person and a reviewer correct at once; so does an agent whose grant allows it (`may_correct`).
     """
-    fields = correction_value_check(kind=kind, value=value)
     item = item_get(user_id=subject.user_id, kind=kind, uid=uid)
+    fields = correction_value_check(kind=kind, value=value)
     correction = Correction.objects.create(
         subject=subject, kind=kind, target_uid=uid, value=_json_ready(fields), reason=reason[:500], agent=agent,
         previous=_json_ready({name: item.get(name) for name in fields}),

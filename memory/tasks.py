@@ -2,18 +2,27 @@ from celery import shared_task
 
 from memory import ingest
 from portal.exceptions import TRANSIENT
+from portal.outbox import work_claim
+
+# A worker killed mid-extraction holds its message's claim this long; then a re-dispatch may run it.
+EXTRACTION_CLAIM_SECONDS = 120
 
 
-@shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8)
+@shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8,
+             ignore_result=True)
 def message_extract(self, message_uid: str, user_id: str) -> str:
-    """Turn one stored message into long-term memory (idempotent)."""
-    try:
-        return ingest.message_extract(message_uid=message_uid, user_id=user_id)
-    except TRANSIENT:
-        raise
-    except Exception as exc:
-        ingest.message_extraction_failed(message_uid=message_uid, user_id=user_id, error=f"{type(exc).__name__}: {exc}")
-        raise
+    """Turn one stored message into long-term memory (idempotent; one worker at a time per message)."""
+    with work_claim(kind="extractions", key=message_uid) as claimed:
+        if not claimed:
+            return "running"  # a re-dispatch raced the first task: that one extracts it
+        try:
+            return ingest.message_extract(message_uid=message_uid, user_id=user_id)
+        except TRANSIENT:
+            raise
+        except Exception as exc:
+            ingest.message_extraction_failed(message_uid=message_uid, user_id=user_id,
+                                             error=f"{type(exc).__name__}: {exc}")
+            raise
 
 
 @shared_task(acks_late=True, ignore_result=True)

@@ -1,4 +1,9 @@
-"""GET /healthz: the state of every service the portal needs, as JSON."""
+"""GET /healthz: the state of every service the portal needs, and of the work waiting for them, as JSON.
+
+A service that does not answer makes it 503 (`status: unavailable`). Work accepted but still waiting
+past WORK_STUCK_SECONDS (an extraction, export or erasure) does not: the portal still serves and
+accepts, so it answers 200 with `status: degraded` and names the kinds in `stuck`.
+"""
 
 from django.db import connection
 from django.http import JsonResponse
@@ -6,6 +11,7 @@ from django.views.decorators.cache import never_cache
 
 from portal import graphdb
 from portal.celery import app as celery_app
+from portal.outbox import work_status
 from portal.redis_clients import app_redis
 
 
@@ -38,5 +44,8 @@ def healthz(request):
         except Exception as exc:  # every failure, whatever its kind, means the service is down
             services[name] = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
             down.append(name)
-    body = {"status": "unavailable" if down else "ok", "down": down, "services": services}
+    work = work_status()
+    stuck = sorted(name for name, counts in work.items() if counts.get("stuck"))
+    body = {"status": "unavailable" if down else "degraded" if stuck else "ok", "down": down, "stuck": stuck,
+            "services": services, "work": work}
     return JsonResponse(body, status=503 if down else 200)

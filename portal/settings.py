@@ -155,6 +155,11 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A broker that is down costs a request at most a second, not the 19 s of kombu's and the result
+# store's default retries: what could not be queued stays in its outbox for the Beat task below.
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2,
+                                   "socket_connect_timeout": 1}
 # Extraction has a queue of its own so that exports and erasures (maintenance) never wait behind it.
 CELERY_TASK_ROUTES = {
     "memory.tasks.message_extract": {"queue": "extraction"},
@@ -165,7 +170,13 @@ CELERY_BEAT_SCHEDULE = {
                                   "schedule": env.float("ACCESS_DRAIN_SECONDS", default=5.0)},
     "governance-exports-expire": {"task": "governance.tasks.exports_expire_task", "schedule": 15 * 60},
     "governance-retention-run": {"task": "governance.tasks.retention_run_task", "schedule": 60 * 60},
+    "portal-work-redispatch": {"task": "portal.tasks.work_redispatch_task", "schedule": 60},
 }
+# Outboxes: accepted work still waiting this long is queued again by the Beat task (at most once per
+# WORK_REDISPATCH_SECONDS each), and work waiting longer than WORK_STUCK_SECONDS is reported as stuck.
+WORK_DISPATCH_DELAY_SECONDS = env.int("WORK_DISPATCH_DELAY_SECONDS", default=60)
+WORK_REDISPATCH_SECONDS = env.int("WORK_REDISPATCH_SECONDS", default=300)
+WORK_STUCK_SECONDS = env.int("WORK_STUCK_SECONDS", default=600)
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -115,6 +115,9 @@ class MessageAppendApi(AgentApi):
             "seq": serializers.IntegerField(required=False),
             "reason": serializers.ChoiceField(choices=["duplicate", "consent_withdrawn"], required=False),
             "detail": serializers.CharField(required=False),
+            "extraction": serializers.ChoiceField(choices=["queued", "pending"], required=False, help_text=(
+                "For a stored message: queued for a worker, or pending because the task queue is unavailable; "
+                "a pending extraction is recorded with the message and queued when the queue is back.")),
         }, many=True)
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer, 200: OutputSerializer})
