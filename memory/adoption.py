@@ -26,6 +26,7 @@ from django.db import transaction
 from neomodel import db
 
 from memory import adoption_cypher as cypher
+from memory import cypher as memory_cypher
 from memory.embeddings import embedding_dimensions, get_embedder
 from memory.graph import ENTITY_TYPES
 from memory.ingest import derived_uid, entity_key, entity_uid
@@ -33,7 +34,7 @@ from memory.models import Subject
 from memory.services import content_hash
 from portal.audit import audit_record
 from portal.exceptions import ApplicationError
-from portal.graphdb import rows
+from portal.graphdb import rows, scalar
 
 USER_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 PLACEHOLDER_PREFIX = "nam:"
@@ -432,3 +433,30 @@ def subject_claim(*, user_id: str, account, actor) -> Subject:
     audit_record(actor=actor, action="subject.claim", user_id=user_id, target_type="subject",
                  after={"account": account.pk})
     return subject
+
+
+# NAM's vector index of a property the portal never reads (ReasoningStep.embedding): NAM's, whatever its size.
+NAM_ONLY_VECTOR_INDEXES = ("step_embedding_idx",)
+
+
+def vector_index_conflicts(*, dimensions: int) -> list[dict]:
+    """Return the vector indexes the portal cannot share as they are, each with its problem.
+
+    `resize`: on one of memory's vector properties, of another size than the embedder's (NAM's
+    default is 1536); adopt_nam recomputes the vectors, then install_labels --replace-vector-indexes
+    builds the index again. `rename`: there, of the right size, under another name than NAM's, so a
+    NAM agent's search (by name) finds no index. `foreign`: any other index of another size.
+    """
+    names = {(label, prop): name for name, label, prop in memory_cypher.VECTOR_INDEXES}
+    conflicts = []
+    for index in rows(cypher.VECTOR_INDEXES):
+        shared = names.get((index["label"], index["property"]))
+        if index["dimensions"] != dimensions and shared:
+            conflicts.append({**index, "problem": "resize", "expected": shared,
+                              "stale": scalar(cypher.vectors_of_another_size(index["label"]),
+                                              {"property": index["property"], "dimensions": dimensions})})
+        elif shared and index["name"] != shared:
+            conflicts.append({**index, "problem": "rename", "expected": shared})
+        elif index["dimensions"] != dimensions and not shared and index["name"] not in NAM_ONLY_VECTOR_INDEXES:
+            conflicts.append({**index, "problem": "foreign"})
+    return conflicts

@@ -144,13 +144,13 @@ SET mine.identifier = identifier, mine.id = id, mine.nam_id = id, mine.attribute
 """
 
 # A copy for one more person of a node NAM shared between people: NAM's `id` stays on the original
-# only (its uniqueness constraint), the copy keeps it as nam_id.
+# only (its uniqueness constraint, which Neo4j checks as each property is set: the copy never holds
+# it), the copy keeps it as nam_id.
 _NODE_COPY = """
 UNWIND $rows AS row
 MATCH (n:{label}) WHERE elementId(n) = row.node
 CREATE (copy:{label})
-SET copy = properties(n)
-REMOVE copy.id
+SET copy = n {{.*, id: null}}
 SET copy += row.properties
 RETURN row.node AS node, row.properties.user_id AS user_id, elementId(copy) AS copy
 """
@@ -254,3 +254,25 @@ MATCH (s:ReasoningStep)-[old:USES_TOOL]->(c:ToolCall) WHERE elementId(c) = node
 MERGE (s)-[:HAS_TOOL_CALL]->(c)
 DELETE old
 """
+
+# Every vector index, with the one label and property it covers and its size.
+VECTOR_INDEXES = """
+SHOW VECTOR INDEXES YIELD name, labelsOrTypes, properties, options
+RETURN name, labelsOrTypes[0] AS label, properties[0] AS property,
+       options.indexConfig['vector.dimensions'] AS dimensions
+"""
+
+# Owned nodes of one label whose vector is not of the embedder's size: what adopt_nam has yet to recompute.
+_VECTORS_OF_ANOTHER_SIZE = """
+MATCH (n:{label}) WHERE n.user_id IS NOT NULL AND n[$property] IS NOT NULL AND size(n[$property]) <> $dimensions
+RETURN count(n) AS count
+"""
+
+
+def vectors_of_another_size(label: str) -> str:
+    return _VECTORS_OF_ANOTHER_SIZE.format(label="`" + label.replace("`", "``") + "`")
+
+
+def index_drop(name: str) -> str:
+    """Return the statement that drops one index, its name (read from SHOW INDEXES) quoted."""
+    return "DROP INDEX `" + name.replace("`", "``") + "` IF EXISTS"

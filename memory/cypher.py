@@ -17,8 +17,25 @@ SCHEMA = [
     "CREATE CONSTRAINT entity_person_type_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.user_id, e.type, e.key) IS UNIQUE",
 ]
 
-# Indexes an older install made that a constraint now replaces (Neo4j refuses the constraint beside them).
-SCHEMA_REPLACED = ["DROP INDEX index_User_user_id IF EXISTS"]
+# Memory's vector indexes under the names neo4j-agent-memory gives them: Neo4j allows one vector index
+# per label and property, so a NAM agent (which searches them by name) and the portal share each one.
+VECTOR_INDEXES = (
+    ("message_embedding_idx", "Message", "embedding"),
+    ("entity_embedding_idx", "Entity", "embedding"),
+    ("preference_embedding_idx", "Preference", "embedding"),
+    ("fact_embedding_idx", "Fact", "embedding"),
+    ("task_embedding_idx", "ReasoningTrace", "task_embedding"),
+)
+SCHEMA_VECTOR = [
+    f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON (n.{prop}) "
+    "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}}"
+    for name, label, prop in VECTOR_INDEXES
+]
+
+# Indexes an older install made that a constraint now replaces (Neo4j refuses the constraint beside
+# them), and the vector indexes it made under neomodel's names before they took NAM's.
+SCHEMA_REPLACED = ["DROP INDEX index_User_user_id IF EXISTS"] + [
+    f"DROP INDEX vector_index_{label}_{prop} IF EXISTS" for _, label, prop in VECTOR_INDEXES]
 
 # --- writes -----------------------------------------------------------------------------------
 
@@ -435,25 +452,6 @@ RETURN m.content AS content, m.role AS role, m.agent_id AS agent_id, m.extractio
 MESSAGE_EXTRACTION_STATUS = """
 MATCH (m:Message {uid: $uid, user_id: $user_id})
 SET m.extraction_status = $status, m.extraction_error = $error
-"""
-
-# The extraction outbox: a message is stored `pending` in the write that appends it, so these find
-# every accepted message not yet extracted (through the extraction_status index), whoever it is about.
-# They return ids and times only, never content.
-EXTRACTIONS_WAITING = """
-MATCH (m:Message)
-WHERE m.extraction_status = 'pending' AND coalesce(m.stored_at, m.created_at) < $before
-WITH m, coalesce(m.stored_at, m.created_at) AS since
-ORDER BY since
-LIMIT $limit
-RETURN m.uid AS uid, m.user_id AS user_id, since
-"""
-
-EXTRACTIONS_COUNT = """
-MATCH (m:Message)
-WHERE m.extraction_status = 'pending'
-WITH coalesce(m.stored_at, m.created_at) AS since
-RETURN count(*) AS waiting, count(CASE WHEN since < $stuck_before THEN 1 END) AS stuck, min(since) AS oldest
 """
 
 # Taken first in every extraction write of a person: the User node's write lock, held until commit,

@@ -24,12 +24,10 @@ from neomodel import (
     StructuredNode,
     StructuredRel,
     UniqueIdProperty,
-    VectorIndex,
     ZeroOrOne,
 )
 from neomodel.properties import Property, validator
 
-from memory.embeddings import embedding_dimensions
 from portal.graphdb import native
 
 ENTITY_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT")
@@ -58,7 +56,8 @@ class StatedTimeProperty(Property):
 
 
 def _embedding():
-    return ArrayProperty(FloatProperty(), vector_index=VectorIndex(dimensions=embedding_dimensions()))
+    """Return a vector property; its index is in memory.cypher.VECTOR_INDEXES, under NAM's name."""
+    return ArrayProperty(FloatProperty())
 
 
 class MemoryNode(StructuredNode):

@@ -99,14 +99,3 @@ def vector_dimension_mismatches(expected: int) -> list[str]:
     """Return the vector indexes whose dimensions differ from the embedder's."""
     return [f"{row['name']} has {row['dimensions']}" for row in rows(VECTOR_DIMENSIONS)
             if row["dimensions"] != expected]
-
-
-def check_vector_dimensions(expected: int) -> None:
-    """Refuse to run against indexes built for another embedder."""
-    mismatches = vector_dimension_mismatches(expected)
-    if mismatches:
-        raise ImproperlyConfigured(
-            f"The configured embedder makes {expected}-dimensional vectors but these Neo4j vector "
-            f"indexes differ: {', '.join(mismatches)}. Set EMBEDDER back, or drop those indexes, "
-            "run `manage.py install_labels` and re-embed."
-        )

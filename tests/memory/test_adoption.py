@@ -1,6 +1,8 @@
 """adopt_nam on the graph neo4j-agent-memory 0.8.0 wrote (tests/fixtures/nam_graph.json)."""
 
 import io
+import json
+import zipfile
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -8,6 +10,8 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 from neomodel import db
 
+from governance.selectors import export_path
+from governance.services import export_build, export_request
 from memory import services
 from memory.models import Subject
 from memory.selectors import unowned_counts
@@ -315,3 +319,26 @@ def test_relations_follow_the_copies_and_what_joins_two_people_is_reported():
         ("RELATED_TO", "its entities belong to no common person"),
     ]
     assert unowned_counts() == {"Entity": 1, "Fact": 1}
+
+
+def test_an_adopted_persons_export_holds_their_messages_entities_preferences_facts_and_trace():
+    people = nam_people(nam_graph_load())
+    nam_adopt()
+    subject = Subject.objects.get(user_id="nam-bob")
+
+    job = export_build(job_id=export_request(subject=subject).pk)
+
+    archive = zipfile.ZipFile(export_path(job=job))
+    nodes = {name.removeprefix("nodes/").removesuffix(".json"): json.loads(archive.read(name))
+             for name in archive.namelist() if name.startswith("nodes/")}
+    texts = {label: sorted(n["properties"][key] for n in nodes[label]) for label, key in (
+        ("Message", "content"), ("Entity", "name"), ("Preference", "preference"), ("ReasoningTrace", "task"),
+        ("Fact", "object"))}
+    bob = people["nam-bob"]
+    assert texts == {"Message": bob["messages"], "Entity": bob["entities"], "Preference": bob["preferences"],
+                     "ReasoningTrace": bob["traces"], "Fact": ["chess"]}
+    assert (len(nodes["ReasoningStep"]), len(nodes["ToolCall"]), len(nodes["Conversation"])) == (2, 1, 3)
+    assert all(n["properties"]["user_id"] == "nam-bob" for label in nodes for n in nodes[label])
+    relationships = json.loads(archive.read("relationships.json"))
+    assert {r["type"] for r in relationships} >= {"HAS_MESSAGE", "MENTIONS", "HAS_PREFERENCE", "HAS_STEP",
+                                                  "HAS_TOOL_CALL", "NEXT_MESSAGE"}

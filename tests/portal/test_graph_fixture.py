@@ -10,7 +10,7 @@ from tests.conftest import MARKER, refuse_foreign_graph
 def test_labels_are_installed():
     rows, _ = db.cypher_query("SHOW INDEXES YIELD name RETURN collect(name)")
     names = set(rows[0][0])
-    assert {"constraint_unique_Message_uid", "index_Message_user_id", "vector_index_Message_embedding",
+    assert {"constraint_unique_Message_uid", "index_Message_user_id", "message_embedding_idx",
             "message_content", "entity_names"} <= names
 
 
