@@ -89,13 +89,13 @@ def work_redispatch(*, delay_seconds: float | None = None, redispatch_seconds: f
                     limit: int = 1000) -> dict[str, int]:
     """Queue again the work that waited past the delay, is not being run and was not queued lately.
 
-    Return how many items of each kind were queued. Stops at the first kind the broker refuses.
+    Return how many items of each kind were queued; stops at the first item the broker refuses.
     """
     delay = settings.WORK_DISPATCH_DELAY_SECONDS if delay_seconds is None else delay_seconds
     ttl = settings.WORK_REDISPATCH_SECONDS if redispatch_seconds is None else redispatch_seconds
     before = timezone.now() - timedelta(seconds=delay)
     client = app_redis()
-    queued = {}
+    queued = dict.fromkeys(_KINDS, 0)
     for work in _KINDS.values():
         items = work.waiting(before=before, limit=limit)
         claimed = client.mget([_claim_key(work.name, item.key) for item in items]) if items else []
@@ -104,7 +104,6 @@ def work_redispatch(*, delay_seconds: float | None = None, redispatch_seconds: f
         for item in idle:
             marks.set(_dispatched_key(work.name, item.key), 1, nx=True, ex=max(1, int(ttl)))
         due = [item for item, marked in zip(idle, marks.execute()) if marked]
-        queued[work.name] = 0
         for index, item in enumerate(due):
             try:
                 work.task.apply_async(item.args, retry=False, ignore_result=True)
