@@ -454,6 +454,25 @@ MATCH (m:Message {uid: $uid, user_id: $user_id})
 SET m.extraction_status = $status, m.extraction_error = $error
 """
 
+# The extraction outbox: a message is stored `pending` in the write that appends it, so these find
+# every accepted message not yet extracted (through the extraction_status index), whoever it is about.
+# They return ids and times only, never content.
+EXTRACTIONS_WAITING = """
+MATCH (m:Message)
+WHERE m.extraction_status = 'pending' AND coalesce(m.stored_at, m.created_at) < $before
+WITH m, coalesce(m.stored_at, m.created_at) AS since
+ORDER BY since
+LIMIT $limit
+RETURN m.uid AS uid, m.user_id AS user_id, since
+"""
+
+EXTRACTIONS_COUNT = """
+MATCH (m:Message)
+WHERE m.extraction_status = 'pending'
+WITH coalesce(m.stored_at, m.created_at) AS since
+RETURN count(*) AS waiting, count(CASE WHEN since < $stuck_before THEN 1 END) AS stuck, min(since) AS oldest
+"""
+
 # Taken first in every extraction write of a person: the User node's write lock, held until commit,
 # serialises them, so resolution and supersession always see what was committed before.
 PERSON_WRITE_LOCK = """
