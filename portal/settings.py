@@ -179,7 +179,7 @@ WORK_REDISPATCH_SECONDS = env.int("WORK_REDISPATCH_SECONDS", default=300)
 WORK_STUCK_SECONDS = env.int("WORK_STUCK_SECONDS", default=600)
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "portal.schema.PortalAutoSchema",
     "EXCEPTION_HANDLER": "portal.exceptions.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["portal.parsers.StrictJSONParser"],

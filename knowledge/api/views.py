@@ -9,7 +9,7 @@ from memory.api import serializers as memory_serializers
 from memory.api.authentication import AgentTokenAuthentication
 from memory.api.permissions import HasScope
 from memory.api.throttling import AgentRateThrottle
-from portal.exceptions import ApplicationError
+from portal.schema import error_response
 
 
 class KnowledgeSearchApi(APIView):
@@ -21,7 +21,9 @@ class KnowledgeSearchApi(APIView):
 
     @extend_schema_serializer(component_name="KnowledgeSearchInput")
     class InputSerializer(memory_serializers.StrictSerializer):
-        profile = serializers.SlugField(max_length=100)
+        exclusive = (("query", "messages"),)
+
+        profile = serializers.SlugField(max_length=100, trim_whitespace=False)
         query = serializers.CharField(max_length=memory_serializers.MAX_QUERY_CHARS, required=False)
         messages = memory_serializers.ContextMessageSerializer(
             many=True, required=False, max_length=memory_serializers.MAX_CONTEXT_MESSAGES,
@@ -35,15 +37,12 @@ class KnowledgeSearchApi(APIView):
         query = serializers.CharField(help_text="The text that was searched for.")
         items = KnowledgeItemSerializer(many=True)
 
-    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    @extend_schema(request=InputSerializer, responses={
+        200: OutputSerializer, 404: error_response("No retrieval profile of that name that this agent may use.")})
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         args = data.validated_data
-        if "query" in args and "messages" in args:
-            raise ApplicationError(
-                "Send either query or messages, not both.", {"fields": {"query": ["Not with messages."]}}
-            )
         profile = retrieval_profile_get_for_agent(agent=request.auth.agent, name=args["profile"])
         query = knowledge_query_text(query=args.get("query"), messages=args.get("messages", []),
                                      window=profile.message_window)

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from memory import context
 from memory.graph import ENTITY_TYPES, MESSAGE_ROLES
 from memory.kinds import KINDS
+from portal.serializers import StrictSerializer
 
 USER_ID = r"^[A-Za-z0-9_-]{1,64}$"
 SESSION_ID = r"^[A-Za-z0-9._:@-]{1,128}$"
@@ -26,23 +27,13 @@ MAX_JSON_BYTES = 65_536
 MAX_EXPLICIT = 50
 
 
-class StrictSerializer(serializers.Serializer):
-    """Reject fields the endpoint does not know, naming them."""
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
-        return super().to_internal_value(data)
-
-
 def user_id_field(**kwargs):
-    return serializers.RegexField(USER_ID, help_text="The subject's public id (1-64 of A-Z a-z 0-9 _ -).", **kwargs)
+    return serializers.RegexField(USER_ID, trim_whitespace=False,
+                                  help_text="The subject's public id (1-64 of A-Z a-z 0-9 _ -).", **kwargs)
 
 
 def session_id_field(**kwargs):
-    return serializers.RegexField(SESSION_ID, help_text="1-128 of A-Z a-z 0-9 . _ : @ -", **kwargs)
+    return serializers.RegexField(SESSION_ID, trim_whitespace=False, help_text="1-128 of A-Z a-z 0-9 . _ : @ -", **kwargs)
 
 
 class BoundedJSONField(serializers.JSONField):
@@ -81,7 +72,8 @@ class ExplicitEntitySerializer(StrictSerializer):
 
 class ExplicitFactSerializer(StrictSerializer):
     subject = serializers.CharField(max_length=200)
-    predicate = serializers.RegexField(r"^[A-Z][A-Z0-9_]{0,63}$", help_text="UPPER_SNAKE_CASE, at most 64.")
+    predicate = serializers.RegexField(r"^[A-Z][A-Z0-9_]{0,63}$", trim_whitespace=False,
+                                       help_text="UPPER_SNAKE_CASE, at most 64.")
     object = serializers.CharField(max_length=500)
     valid_from = serializers.DateField(required=False)
     cardinality = serializers.ChoiceField(choices=["single", "multi"], required=False,
@@ -96,7 +88,7 @@ class ExplicitPreferenceSerializer(StrictSerializer):
 class MessageInSerializer(StrictSerializer):
     role = serializers.ChoiceField(choices=MESSAGE_ROLES)
     content = serializers.CharField(max_length=MAX_CONTENT_CHARS, trim_whitespace=False)
-    client_message_id = serializers.RegexField(CLIENT_ID, required=False,
+    client_message_id = serializers.RegexField(CLIENT_ID, required=False, trim_whitespace=False,
                                                help_text="Makes re-sends idempotent (1-128 of A-Z a-z 0-9 . _ : @ -).")
     created_at = MessageTimeField(
         required=False,

@@ -1,7 +1,7 @@
 import re
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -15,6 +15,7 @@ from memory.context import CONTEXT_BEGIN, CONTEXT_END, PROVIDED, ContextRequest,
 from memory.graph import ENTITY_TYPES
 from memory.kinds import kind_get
 from portal.exceptions import AccessDenied, ApplicationError
+from portal.schema import error_response
 
 
 class AgentApi(APIView):
@@ -72,7 +73,8 @@ class ContextBuildApi(AgentApi):
         categories = serializers.ListField(child=serializers.CharField(),
                                            help_text="Categories the user consents to for this agent.")
 
-    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    @extend_schema(request=InputSerializer, responses={
+        200: OutputSerializer, 404: error_response("No retrieval profile named `knowledge_profile` for this agent.")})
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -120,7 +122,9 @@ class MessageAppendApi(AgentApi):
                 "a pending extraction is recorded with the message and queued when the queue is back.")),
         }, many=True)
 
-    @extend_schema(request=InputSerializer, responses={201: OutputSerializer, 200: OutputSerializer})
+    @extend_schema(request=InputSerializer, responses={
+        201: OutputSerializer, 200: OutputSerializer,
+        409: error_response("The conversation is busy with another append or a worker; nothing was stored. Retry.")})
     def post(self, request, session_id):
         if not re.fullmatch(s.SESSION_ID, session_id):
             raise ApplicationError("Invalid session_id in the path.", {"fields": {"session_id": [s.SESSION_ID]}})
@@ -228,7 +232,7 @@ class ItemListApi(AgentApi):
         "items": serializers.ListField(child=serializers.DictField()),
         "next": serializers.CharField(allow_null=True)}))
     def get(self, request, user_id, kind):
-        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         subject = self.subject(user_id)
         self.require_consent(subject, kind_get(kind).category)
@@ -289,7 +293,10 @@ class CorrectionCreateApi(AgentApi):
                                                       "while proposed.")
 
     @extend_schema(operation_id="memory_correction_create", request=InputSerializer,
-                   responses={201: OutputSerializer, 202: OutputSerializer})
+                   parameters=[OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=services.CORRECTABLE)],
+                   responses={201: OutputSerializer, 202: OutputSerializer,
+                              409: error_response("The item was corrected or retracted already, or the correction "
+                                                  "would make a second entity of that type and name.")})
     def post(self, request, user_id, kind, uid):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
