@@ -2,15 +2,18 @@
 
 import hashlib
 import json
+import os
+import socket
 import time
 from datetime import date, datetime
 
+import redis
 from django.db import transaction
 from django.utils import timezone
 from neo4j.exceptions import ConstraintError, TransientError
 from neomodel import db
 
-from memory import cypher, ingest
+from memory import cypher, ingest, selectors
 from memory.embeddings import get_embedder
 from memory.graph import ENTITY_TYPES
 from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, kind_get
@@ -18,12 +21,17 @@ from memory.models import (CATEGORIES, Agent, AgentToken, ConsentRecord, Grant, 
                            Subject)
 from memory.models import Correction, CorrectionStatus
 from memory.selectors import consented_categories, item_get
-from memory.tasks import message_extract
 from portal.audit import Actor, actor_label, audit_record
 from portal.exceptions import ApplicationError, NotFound
+from portal.outbox import work_enqueue
 from portal import graphdb
 from portal.redis_clients import app_redis
 
+# The access log's queue: a Redis stream a worker drains in batches (access_queue_drain).
+ACCESS_QUEUE = "access-log:queue"
+ACCESS_GROUP = "drain"
+ACCESS_BATCH = 500
+ACCESS_CLAIM_IDLE_MS = 60_000
 LOCK_TIMEOUT_SECONDS = 30
 LOCK_WAIT_SECONDS = 10
 APPEND_ATTEMPTS = 4
@@ -156,12 +164,17 @@ def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: l
     finally:
         lock.release()
 
-    stored = iter(created)
+    stored, fresh = iter(created), []
     for i, result in enumerate(results):
         if result is None:
             uid, seq, client_id, _ = next(stored)
             results[i] = {"client_message_id": client_id, "stored": True, "uid": uid, "seq": seq}
-            message_extract.delay(uid, user_id)
+            fresh.append(results[i])
+    # Each message was stored `pending` (the extraction outbox); with the broker down it stays so,
+    # and the Beat task queues it later, so the caller is told "pending" rather than given an error.
+    queued = work_enqueue(kind="extractions", entries=[(r["uid"], (r["uid"], user_id)) for r in fresh])
+    for index, result in enumerate(fresh):
+        result["extraction"] = "queued" if index < queued else "pending"
     return results
 
 
@@ -273,10 +286,12 @@ def item_delete(*, user_id: str, kind: str, uid: str, actor: Actor, reason: str 
 
 @transaction.atomic
 def access_record(*, subject: Subject, agent: Agent, session_id: str | None, items: list[dict],
-                  turn_seq: int | None = None) -> MemoryAccess:
-    """Log which items a context gave the agent, for which turn of the session: the one writer of the access log."""
+                  turn_seq: int | None = None, at: datetime | None = None) -> MemoryAccess:
+    """Log which items a context gave the agent, for which turn of the session, and when (default now): the one
+    writer of the access log."""
     access = MemoryAccess.objects.create(
         subject=subject, agent=agent, session_id=session_id or "", turn_seq=turn_seq if session_id else None,
+        created_at=at or timezone.now(),
         items=[{"type": item["type"], "uid": item["id"], "score": item["score"]} for item in items],
     )
     MemoryAccessItem.objects.bulk_create([
@@ -284,6 +299,75 @@ def access_record(*, subject: Subject, agent: Agent, session_id: str | None, ite
         for item in items
     ])
     return access
+
+
+def access_enqueue(*, subject: Subject, agent: Agent, session_id: str | None, items: list[dict],
+                   turn_seq: int | None = None) -> None:
+    """Queue the access record of a context response for a worker (`access_queue_drain`), so the request
+    writes no row; when Redis cannot take it, write it now.
+
+    A record is never lost: if the queue's reply is lost after it took the record, the record is
+    written here too, and the drain recognises the copy (same person, agent, session, turn and time).
+    """
+    at = timezone.now()
+    record = {"subject": subject.pk, "agent": agent.pk, "session_id": session_id or "", "turn_seq": turn_seq,
+              "at": at.isoformat(), "items": [{key: item[key] for key in ("type", "id", "score")} for item in items]}
+    try:
+        app_redis().xadd(ACCESS_QUEUE, {"record": json.dumps(record)})
+    except (redis.ConnectionError, redis.TimeoutError):
+        access_record(subject=subject, agent=agent, session_id=session_id, items=items, turn_seq=turn_seq, at=at)
+
+
+def access_queue_drain(*, batches: int = 20, claim_idle_ms: int = ACCESS_CLAIM_IDLE_MS) -> int:
+    """Write queued access records through `access_record`, a batch per transaction; return how many were written.
+
+    A batch is acknowledged (and removed from the queue) only after it commits. A worker that dies
+    holding one leaves it pending, and a later drain takes it over after `claim_idle_ms`; one
+    that died after its commit but before acknowledging has its records recognised and not written twice.
+    """
+    client = app_redis()
+    try:
+        client.xgroup_create(ACCESS_QUEUE, ACCESS_GROUP, id="0", mkstream=True)
+    except redis.ResponseError:  # BUSYGROUP: made by an earlier drain
+        pass
+    consumer = f"{socket.gethostname()}:{os.getpid()}"
+    _, abandoned, _ = client.xautoclaim(ACCESS_QUEUE, ACCESS_GROUP, consumer, min_idle_time=claim_idle_ms,
+                                        start_id="0-0", count=ACCESS_BATCH)
+    written = _access_batch_write(client=client, entries=abandoned) if abandoned else 0
+    for _ in range(batches):
+        found = client.xreadgroup(ACCESS_GROUP, consumer, {ACCESS_QUEUE: ">"}, count=ACCESS_BATCH)
+        if not found:
+            break
+        written += _access_batch_write(client=client, entries=found[0][1])
+    return written
+
+
+def _access_batch_write(*, client: redis.Redis, entries: list) -> int:
+    records = [json.loads(fields[b"record"]) for _, fields in entries]
+    for record in records:
+        record["at"] = datetime.fromisoformat(record["at"])
+    subjects = Subject.objects.in_bulk({record["subject"] for record in records})
+    agents = Agent.objects.in_bulk({record["agent"] for record in records})
+    erased = {pk for pk, subject in subjects.items() if selectors.subject_is_erased(user_id=subject.user_id)}
+    written = set(MemoryAccess.objects.filter(created_at__in=[record["at"] for record in records]).values_list(
+        "subject_id", "agent_id", "session_id", "turn_seq", "created_at"))
+    count = 0
+    with transaction.atomic():
+        for record in records:
+            key = (record["subject"], record["agent"], record["session_id"],
+                   record["turn_seq"] if record["session_id"] else None, record["at"])
+            # A person gone or being erased: their access log goes with their memory.
+            if record["subject"] not in subjects or record["subject"] in erased or key in written:
+                continue
+            access_record(subject=subjects[record["subject"]], agent=agents.get(record["agent"]),
+                          session_id=record["session_id"], items=record["items"], turn_seq=record["turn_seq"],
+                          at=record["at"])
+            written.add(key)
+            count += 1
+    ids = [entry_id for entry_id, _ in entries]
+    client.xack(ACCESS_QUEUE, ACCESS_GROUP, *ids)
+    client.xdel(ACCESS_QUEUE, *ids)
+    return count
 
 
 # --- corrections --------------------------------------------------------------------------------
@@ -344,8 +428,8 @@ def correction_create(*, subject: Subject, kind: str, uid: str, value: dict, act
 
     The person and a reviewer correct at once; so does an agent whose grant allows it (`may_correct`).
     """
-    fields = correction_value_check(kind=kind, value=value)
     item = item_get(user_id=subject.user_id, kind=kind, uid=uid)
+    fields = correction_value_check(kind=kind, value=value)
     correction = Correction.objects.create(
         subject=subject, kind=kind, target_uid=uid, value=_json_ready(fields), reason=reason[:500], agent=agent,
         previous=_json_ready({name: item.get(name) for name in fields}),
