@@ -114,7 +114,11 @@ def query_text(request: ContextRequest) -> str:
 
 def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, categories: set[str]) -> dict:
     """Recall the subject's memory within its retention for this agent, for one turn, and format it within
-    the token budget; `turn_seq` is the seq of the turn it serves, when the session's history was read."""
+    the token budget; `turn_seq` is the seq of the turn it serves, when the session's history was read.
+
+    The graph is read in one statement (`selectors.context_recall`), after a bounded count of the
+    names in the query when it has any (`selectors.query_focus`); provided sections read their own.
+    """
     user_id = subject.user_id
     cutoffs = selectors.retention_cutoffs(subject=subject, agent=agent)
     limits = {**default_limits(), **request.limits}
@@ -122,48 +126,36 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
     wanted = {name for name, on in include.items() if on and (name in PROVIDED or name in categories)}
     text = query_text(request)
     embedding = get_embedder().embed([text])[0].tolist() if text else None
-    lucene = selectors.lucene_query(text=text, user_id=user_id, fields=("content",)) if text else None
-
+    sections = {"history": HISTORY in wanted and bool(request.session_id),
+                "recall": HISTORY in wanted and embedding is not None and limits[MESSAGES.name] > 0,
+                "long_term": "long_term" in wanted and embedding is not None,
+                "reasoning": "reasoning" in wanted and embedding is not None}
+    focus = selectors.query_focus(user_id=user_id, text=text, cutoffs=cutoffs) if sections["recall"] \
+        else {"text": text, "speaker": None}
+    recall_embedding = get_embedder().embed([focus["text"]])[0].tolist() if focus["text"] != text else None
+    recall = selectors.context_recall(
+        user_id=user_id, session_id=request.session_id, sections=sections, limits=limits, embedding=embedding,
+        recall_embedding=recall_embedding, during=_time_asked(text) if text else None, speaker=focus["speaker"],
+        lucene=selectors.lucene_query(text=focus["text"], user_id=user_id, fields=("content",)) if text else None,
+        entity_lucene=selectors.lucene_query(text=text, user_id=user_id, fields=("name", "aliases")) if text else None,
+        as_of=request.as_of, cutoffs=cutoffs,
+    )
     found: dict[str, list[dict]] = {}
-    turn_seq = None
     if HISTORY in wanted:
-        recent = []
-        if request.session_id:
-            session = selectors.messages_recent(user_id=user_id, session_id=request.session_id,
-                                                limit=limits["history"], cutoffs=cutoffs)
-            recent, turn_seq = session["messages"], session["next_seq"]
-        found[HISTORY] = [_history_item(m) for m in recent]
-        if embedding is not None and limits[MESSAGES.name]:
-            focus = selectors.query_focus(user_id=user_id, text=text, cutoffs=cutoffs)
-            recall_embedding, recall_lucene = embedding, lucene
-            if focus["text"] != text:
-                recall_embedding = get_embedder().embed([focus["text"]])[0].tolist()
-                recall_lucene = selectors.lucene_query(text=focus["text"], user_id=user_id, fields=("content",))
-            relevant = selectors.messages_relevant(
-                user_id=user_id, embedding=recall_embedding, lucene=recall_lucene, exclude=[m["uid"] for m in recent],
-                limit=limits["messages"], during=_time_asked(text), speaker=focus["speaker"], cutoffs=cutoffs,
-            )
-            found["messages"] = [_message_item(m) for m in relevant]
-    if "long_term" in wanted and embedding is not None:
-        facts = selectors.facts_relevant(user_id=user_id, embedding=embedding, limit=limits["facts"],
-                                         as_of=request.as_of, cutoffs=cutoffs)
-        found["facts"] = [_fact_item(f) for f in _follow_best_fact(facts)]
-        preferences = selectors.preferences_relevant(user_id=user_id, embedding=embedding,
-                                                     limit=limits["preferences"], as_of=request.as_of, cutoffs=cutoffs)
-        found["preferences"] = [_preference_item(p) for p in preferences]
-        entity_lucene = selectors.lucene_query(text=text, user_id=user_id, fields=("name", "aliases"))
-        entities = selectors.entities_relevant(user_id=user_id, embedding=embedding, lucene=entity_lucene,
-                                               limit=limits["entities"], cutoffs=cutoffs)
-        found["entities"] = [_entity_item(e) for e in entities]
-    if "reasoning" in wanted and embedding is not None:
-        traces = selectors.traces_similar(user_id=user_id, embedding=embedding, limit=limits["traces"],
-                                          cutoffs=cutoffs)
-        found["traces"] = [_trace_item(t) for t in traces]
+        found[HISTORY] = [_history_item(m) for m in recall["recent"]]
+        if sections["recall"]:
+            found[MESSAGES.name] = [_message_item(m) for m in recall["messages"]]
+    if sections["long_term"]:
+        found[FACTS.name] = [_fact_item(f) for f in _follow_best_fact(recall["facts"])]
+        found[PREFERENCES.name] = [_preference_item(p) for p in recall["preferences"]]
+        found[ENTITIES.name] = [_entity_item(e) for e in recall["entities"]]
+    if sections["reasoning"]:
+        found[TRACES.name] = [_trace_item(t) for t in recall["traces"]]
     for name, section in PROVIDED.items():
         if name in wanted and embedding is not None and limits[name]:
             found[name] = section.provide(agent=agent, request=request, query=text, embedding=embedding,
                                           limit=limits[name])
-    return {**_format(found, request.token_budget), "turn_seq": turn_seq}
+    return {**_format(found, request.token_budget), "turn_seq": recall["next_seq"] if sections["history"] else None}
 
 
 def _time_asked(text: str) -> tuple[datetime, datetime] | None:

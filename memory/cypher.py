@@ -12,6 +12,8 @@ SCHEMA = [
     "CREATE FULLTEXT INDEX fact_text IF NOT EXISTS FOR (f:Fact) ON EACH [f.subject, f.predicate, f.object, f.user_id]",
     "CREATE INDEX conversation_user_session IF NOT EXISTS FOR (c:Conversation) ON (c.user_id, c.session_id)",
     "CREATE INDEX message_user_client IF NOT EXISTS FOR (m:Message) ON (m.user_id, m.client_id)",
+    # A person's messages by time: the newest first for the query focus, a span for the time branch.
+    "CREATE INDEX message_user_created IF NOT EXISTS FOR (m:Message) ON (m.user_id, m.created_at)",
     "CREATE INDEX preference_user_topic IF NOT EXISTS FOR (p:Preference) ON (p.user_id, p.topic)",
     # One entity per person, type and normal name, even if a writer derived another uid for it.
     "CREATE CONSTRAINT entity_person_type_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.user_id, e.type, e.key) IS UNIQUE",
@@ -306,18 +308,6 @@ RETURN t.uid AS uid
 # --- reads ------------------------------------------------------------------------------------
 # Every read that serves the context leaves out what is past its retention ($cutoffs, see kept()).
 
-# The session's last turns, and the seq its next message takes: the turn this context serves.
-RECENT_MESSAGES = """
-OPTIONAL MATCH (c:Conversation {user_id: $user_id, session_id: $session_id})
-CALL (c) {
-  MATCH (c)-[:HAS_MESSAGE]->(m:Message)
-  WHERE m.seq > c.last_seq - $limit AND """ + kept(label="Message", node="m") + """
-  WITH m ORDER BY m.seq
-  RETURN collect(m {.uid, .role, .content, .seq, .created_at, session_id: $session_id}) AS messages
-}
-RETURN coalesce(c.last_seq, 0) + 1 AS next_seq, messages
-"""
-
 # Exact cosine over the subject's own messages, outside the given session's recent window.
 MESSAGES_BY_VECTOR = """
 MATCH (m:Message {user_id: $user_id})
@@ -331,37 +321,19 @@ RETURN m.uid AS uid, m.role AS role, m.content AS content, m.seq AS seq, m.creat
        c.session_id AS session_id, score
 """
 
-MESSAGES_BY_FULLTEXT = """
-CALL db.index.fulltext.queryNodes('message_content', $lucene, {limit: $limit}) YIELD node, score
-WHERE node.user_id = $user_id AND NOT node.uid IN $exclude AND """ + kept(label="Message", node="node") + """
-MATCH (c:Conversation)-[:HAS_MESSAGE]->(node)
-RETURN node.uid AS uid, node.role AS role, node.content AS content, node.seq AS seq,
-       node.created_at AS created_at, c.session_id AS session_id, score
-"""
-
-# The turns before and after recalled messages in their conversation's chain: an answer often sits
-# one turn from the words that match the question.
-MESSAGES_NEIGHBOURING = """
-UNWIND $uids AS of
-MATCH (:Message {uid: of, user_id: $user_id})-[:NEXT_MESSAGE]-(n:Message {user_id: $user_id})
-WHERE NOT n.uid IN $exclude AND """ + kept(label="Message", node="n") + """
-MATCH (c:Conversation)-[:HAS_MESSAGE]->(n)
-RETURN of, n.uid AS uid, n.role AS role, n.content AS content, n.seq AS seq, n.created_at AS created_at,
-       c.session_id AS session_id
-"""
-
-# How many of the subject's messages contain each word as written, and who said them: the names a
-# conversation keeps using (the people talking, addressed by name) against names that pick out a
-# few messages, and whose name it is (the one the other party addresses).
+# How many of the subject's newest messages (FOCUS_WINDOW, read in the order of the (user_id,
+# created_at) index, so the cost does not grow with the person's memory) contain each word as written,
+# and who said them: the names a conversation keeps using (the people talking, addressed by name)
+# against names that pick out a few messages, and whose name it is (the one the other party addresses).
 MESSAGE_WORD_COUNTS = """
-CALL () { MATCH (m:Message {user_id: $user_id}) WHERE """ + kept(label="Message", node="m") + """ RETURN count(m) AS total }
+MATCH (m:Message)
+WHERE m.user_id = $user_id AND m.created_at IS NOT NULL AND """ + kept(label="Message", node="m") + """
+WITH m ORDER BY m.user_id DESC, m.created_at DESC LIMIT $window
+WITH collect(m {.content, .role}) AS window
 UNWIND $words AS word
-CALL (word) {
-  MATCH (m:Message {user_id: $user_id}) WHERE m.content CONTAINS word AND """ + kept(label="Message", node="m") + """
-  RETURN count(m) AS messages, count(CASE m.role WHEN 'user' THEN 1 END) AS by_user,
-         count(CASE m.role WHEN 'assistant' THEN 1 END) AS by_assistant
-}
-RETURN word, messages, by_user, by_assistant, total
+WITH word, window, [m IN window WHERE m.content CONTAINS word] AS hits
+RETURN word, size(hits) AS messages, size([m IN hits WHERE m.role = 'user']) AS by_user,
+       size([m IN hits WHERE m.role = 'assistant']) AS by_assistant, size(window) AS total
 """
 
 # A stated date counts from the start of its day (UTC), so that dates and moments compare.
@@ -379,63 +351,138 @@ def held_at(node: str) -> str:
     return f"({start} <= $as_of AND ({node}.valid_until IS NULL OR {end} > $as_of) AND {node}.status <> 'retracted')"
 
 
-# Facts that held at $as_of, or the current ones when it is null.
-FACTS_BY_VECTOR = """
-MATCH (f:Fact {user_id: $user_id})
-WHERE (($as_of IS NULL AND f.status = 'current') OR ($as_of IS NOT NULL AND """ + held_at("f") + """))
-  AND """ + kept(label="Fact", node="f") + """
-WITH f, CASE WHEN f.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(f.embedding, $embedding) END AS score
-ORDER BY score DESC LIMIT $limit
-OPTIONAL MATCH (f)-[:EXTRACTED_FROM]->(m:Message)
-RETURN f.uid AS uid, f.subject AS subject, f.predicate AS predicate, f.object AS object,
-       f.valid_from AS valid_from, f.valid_until AS valid_until, f.recorded_at AS recorded_at, score,
-       collect(m.uid)[0] AS message_uid
-"""
-
-PREFERENCES_BY_VECTOR = """
-MATCH (p:Preference {user_id: $user_id})
-WHERE (($as_of IS NULL AND p.status = 'current') OR ($as_of IS NOT NULL AND """ + held_at("p") + """))
-  AND """ + kept(label="Preference", node="p") + """
-WITH p, CASE WHEN p.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(p.embedding, $embedding) END AS score
-ORDER BY score DESC LIMIT $limit
-OPTIONAL MATCH (p)-[:EXTRACTED_FROM]->(m:Message)
-RETURN p.uid AS uid, p.category AS category, p.preference AS preference, p.valid_from AS valid_from, score,
-       collect(m.uid)[0] AS message_uid
-"""
-
-# Entities found by name (fulltext) or meaning (exact cosine), with their direct neighbourhood.
-ENTITIES_RELEVANT = """
+# Everything a context reads, in one statement (memory.selectors.context_recall): the session's last
+# turns; message recall's three branches (meaning, words, and meaning within the span a question names)
+# and the turns next to what they found; current facts and preferences (or those that held at $as_of);
+# entities with their neighbourhood; similar traces. Each section is a CALL that collects its rows, so
+# one that finds nothing (or is not asked for in $sections) keeps the row. The query vector is sent
+# once; recall's own ($recall_embedding: the query without the names the conversation keeps using)
+# only when it differs. Every section leaves out what is past its retention ($cutoffs).
+_CONTEXT_READ = """
 CALL () {
-  WITH $lucene AS lucene WHERE lucene IS NOT NULL
-  CALL db.index.fulltext.queryNodes('entity_names', lucene, {limit: $limit}) YIELD node, score
-  WHERE node.user_id = $user_id AND """ + kept(label="Entity", node="node") + """
-  RETURN node AS e, 0.5 + 0.5 * score / (score + 1.0) AS score
-  UNION
-  MATCH (e:Entity {user_id: $user_id}) WHERE e.embedding IS NOT NULL AND """ + kept(label="Entity", node="e") + """
-  WITH e, vector.similarity.cosine(e.embedding, $embedding) AS score
-  ORDER BY score DESC LIMIT $limit
-  RETURN e, score
+  OPTIONAL MATCH (c:Conversation {user_id: $user_id, session_id: $session_id}) WHERE $sections.history
+  CALL (c) {
+    MATCH (c)-[:HAS_MESSAGE]->(m:Message)
+    WHERE m.seq > c.last_seq - $history_limit AND """ + kept(label="Message", node="m") + """
+    WITH m ORDER BY m.seq
+    RETURN collect(m {.uid, .role, .content, .seq, .created_at, session_id: c.session_id}) AS recent
+  }
+  RETURN coalesce(c.last_seq, 0) + 1 AS next_seq, recent
 }
-WITH e, max(score) AS score
-WHERE NOT EXISTS { MATCH (e)-[:SAME_AS {status: 'auto'}]->(:Entity) }
-  AND NOT EXISTS { MATCH (e)-[:SAME_AS {status: 'confirmed'}]->(:Entity) }
-ORDER BY score DESC LIMIT $limit
-OPTIONAL MATCH (e)-[r:RELATED_TO]-(n:Entity {user_id: $user_id})
-WHERE r.valid_until IS NULL AND """ + kept(label="Entity", node="n") + """
-WITH e, score, collect(DISTINCT {type: r.type, name: n.name, outgoing: startNode(r) = e})[..5] AS related
-RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS aliases, score, related
+WITH next_seq, recent, [m IN recent | m.uid] AS exclude, coalesce($recall_embedding, $embedding) AS recall_vector
+CALL (exclude, recall_vector) {
+  WITH exclude, recall_vector WHERE $sections.recall
+  @VECTOR_BRANCH@
+  RETURN collect({uid: m.uid, score: score}) AS vector
+}
+CALL (exclude, recall_vector) {
+  WITH exclude, recall_vector WHERE $sections.recall AND $after IS NOT NULL
+  @TIME_BRANCH@
+  RETURN collect({uid: m.uid, score: score}) AS time
+}
+CALL (exclude) {
+  WITH exclude WHERE $sections.recall AND $lucene IS NOT NULL
+  CALL db.index.fulltext.queryNodes('message_content', $lucene, {limit: $depth}) YIELD node, score
+  WHERE node.user_id = $user_id AND NOT node.uid IN exclude AND """ + kept(label="Message", node="node") + """
+  RETURN collect({uid: node.uid, score: score}) AS fulltext
+}
+CALL (vector, time, fulltext, exclude) {
+  UNWIND vector + time + fulltext AS hit
+  WITH DISTINCT hit.uid AS of, exclude
+  MATCH (found:Message {uid: of}) USING INDEX found:Message(uid)
+  WHERE found.user_id = $user_id
+  MATCH (found)-[:NEXT_MESSAGE]-(n:Message)
+  WHERE n.user_id = $user_id AND NOT n.uid IN exclude AND """ + kept(label="Message", node="n") + """
+  RETURN collect({of: of, uid: n.uid}) AS neighbours
+}
+CALL (vector, time, fulltext, neighbours) {
+  UNWIND vector + time + fulltext + neighbours AS hit
+  WITH DISTINCT hit.uid AS uid
+  MATCH (m:Message {uid: uid}) USING INDEX m:Message(uid)
+  WHERE m.user_id = $user_id
+  MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
+  RETURN collect(m {.uid, .role, .content, .seq, .created_at, session_id: c.session_id}) AS messages
+}
+CALL () {
+  WITH $sections.long_term AS wanted WHERE wanted
+  MATCH (f:Fact {user_id: $user_id})
+  WHERE (($as_of IS NULL AND f.status = 'current') OR ($as_of IS NOT NULL AND """ + held_at("f") + """))
+    AND """ + kept(label="Fact", node="f") + """
+  WITH f, CASE WHEN f.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(f.embedding, $embedding) END AS score
+  ORDER BY score DESC LIMIT $facts_limit
+  OPTIONAL MATCH (f)-[:EXTRACTED_FROM]->(source:Message)
+  WITH f, score, collect(source.uid)[0] AS message_uid ORDER BY score DESC
+  RETURN collect(f {.uid, .subject, .predicate, .object, .valid_from, .valid_until, .recorded_at, score: score,
+                    message_uid: message_uid}) AS facts
+}
+CALL () {
+  WITH $sections.long_term AS wanted WHERE wanted
+  MATCH (p:Preference {user_id: $user_id})
+  WHERE (($as_of IS NULL AND p.status = 'current') OR ($as_of IS NOT NULL AND """ + held_at("p") + """))
+    AND """ + kept(label="Preference", node="p") + """
+  WITH p, CASE WHEN p.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(p.embedding, $embedding) END AS score
+  ORDER BY score DESC LIMIT $preferences_limit
+  OPTIONAL MATCH (p)-[:EXTRACTED_FROM]->(source:Message)
+  WITH p, score, collect(source.uid)[0] AS message_uid ORDER BY score DESC
+  RETURN collect(p {.uid, .category, .preference, .valid_from, score: score, message_uid: message_uid}) AS preferences
+}
+CALL () {
+  WITH $sections.long_term AS wanted WHERE wanted
+  CALL () {
+    WITH $entity_lucene AS lucene WHERE lucene IS NOT NULL
+    CALL db.index.fulltext.queryNodes('entity_names', lucene, {limit: $entities_limit}) YIELD node, score
+    WHERE node.user_id = $user_id AND """ + kept(label="Entity", node="node") + """
+    RETURN node AS e, 0.5 + 0.5 * score / (score + 1.0) AS score
+    UNION
+    MATCH (e:Entity {user_id: $user_id}) WHERE e.embedding IS NOT NULL AND """ + kept(label="Entity", node="e") + """
+    WITH e, vector.similarity.cosine(e.embedding, $embedding) AS score
+    ORDER BY score DESC LIMIT $entities_limit
+    RETURN e, score
+  }
+  WITH e, max(score) AS score
+  WHERE NOT EXISTS { MATCH (e)-[:SAME_AS {status: 'auto'}]->(:Entity) }
+    AND NOT EXISTS { MATCH (e)-[:SAME_AS {status: 'confirmed'}]->(:Entity) }
+  ORDER BY score DESC LIMIT $entities_limit
+  CALL (e) {  // expanded from the entity: no label on n the planner could seek all the person's entities by
+    OPTIONAL MATCH (e)-[r:RELATED_TO]-(n)
+    WHERE 'Entity' IN labels(n) AND n.user_id = $user_id AND r.valid_until IS NULL AND """ + kept(label="Entity", node="n") + """
+    RETURN collect(DISTINCT {type: r.type, name: n.name, outgoing: startNode(r) = e})[..5] AS related
+  }
+  WITH e, score, related ORDER BY score DESC
+  RETURN collect({uid: e.uid, name: e.name, type: e.type, aliases: coalesce(e.aliases, []), score: score,
+                  related: related}) AS entities
+}
+CALL () {
+  WITH $sections.reasoning AS wanted WHERE wanted
+  MATCH (t:ReasoningTrace {user_id: $user_id})
+  WHERE t.task_embedding IS NOT NULL AND t.completed_at IS NOT NULL AND """ + kept(label="ReasoningTrace", node="t") + """
+  WITH t, vector.similarity.cosine(t.task_embedding, $embedding) AS score
+  ORDER BY score DESC LIMIT $traces_limit
+  CALL (t) {
+    OPTIONAL MATCH (t)-[hs:HAS_STEP]->(s:ReasoningStep)
+    WITH s ORDER BY hs.order
+    RETURN collect(coalesce(s.action, s.thought))[..5] AS steps
+  }
+  RETURN collect(t {.uid, .task, .outcome, .success, score: score, steps: steps}) AS traces
+}
+RETURN next_seq, recent, vector, time, fulltext, neighbours, messages, facts, preferences, entities, traces
 """
 
-TRACES_BY_VECTOR = """
-MATCH (t:ReasoningTrace {user_id: $user_id})
-WHERE t.task_embedding IS NOT NULL AND t.completed_at IS NOT NULL AND """ + kept(label="ReasoningTrace", node="t") + """
-WITH t, vector.similarity.cosine(t.task_embedding, $embedding) AS score
-ORDER BY score DESC LIMIT $limit
-OPTIONAL MATCH (t)-[hs:HAS_STEP]->(s:ReasoningStep)
-WITH t, score, s ORDER BY hs.order
-RETURN t.uid AS uid, t.task AS task, t.outcome AS outcome, t.success AS success, score,
-       collect(coalesce(s.action, s.thought))[..5] AS steps
-"""
+# Recall's vector branches, scanning the person's messages exactly: all of them, and those said in
+# the span a question names (through the (user_id, created_at) index).
+_VECTOR_BRANCH_EXACT = """
+  MATCH (m:Message {user_id: $user_id})
+  WHERE m.embedding IS NOT NULL AND NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
+  WITH m, vector.similarity.cosine(m.embedding, recall_vector) AS score
+  ORDER BY score DESC LIMIT $depth"""
+_TIME_BRANCH_EXACT = """
+  MATCH (m:Message) USING INDEX m:Message(user_id, created_at)
+  WHERE m.user_id = $user_id AND m.created_at >= $after AND m.created_at < $before AND m.embedding IS NOT NULL
+    AND NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
+  WITH m, vector.similarity.cosine(m.embedding, recall_vector) AS score
+  ORDER BY score DESC LIMIT $depth"""
+CONTEXT_READ = _CONTEXT_READ.replace("@VECTOR_BRANCH@", _VECTOR_BRANCH_EXACT.strip()).replace(
+    "@TIME_BRANCH@", _TIME_BRANCH_EXACT.strip())
 
 # --- extraction, resolution, supersession ------------------------------------------------------
 

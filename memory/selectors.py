@@ -38,6 +38,8 @@ ADDRESSED_MIN = 5
 # messages the person a question names said themselves count this many times more.
 ADDRESSED_BY = 0.8
 SPEAKER_BOOST = 2.0
+# The query focus counts names among this many of the person's newest messages.
+FOCUS_WINDOW = 2000
 OTHER_PARTY = {"user": "assistant", "assistant": "user"}
 # Checks other apps register (governance: an erasure is queued, running, or the account is gone).
 ERASURE_CHECKS: list[Callable[..., bool]] = []
@@ -106,6 +108,11 @@ def _consented_categories(*, subject: Subject, agent: Agent | None) -> frozenset
 def retention_days(*, subject: Subject | None, agent: Agent | None) -> dict[str, int | None]:
     """Return per category how many days memory is kept for this agent (None: forever), the shortest of the
     staff default, the agent's stricter policy and the person's own choice; without an agent, for the person."""
+    return dict(access_state_cached(key=("retention", subject.pk if subject else None, agent.pk if agent else None),
+                                    load=lambda: _retention_days(subject=subject, agent=agent)))
+
+
+def _retention_days(*, subject: Subject | None, agent: Agent | None) -> dict[str, int | None]:
     days: dict[str, int | None] = dict.fromkeys(CATEGORIES)
     policies = RetentionPolicy.objects.filter(Q(agent__isnull=True) | Q(agent=agent) if agent else Q(agent__isnull=True))
     choices = RetentionChoice.objects.filter(subject=subject) if subject else RetentionChoice.objects.none()
@@ -176,13 +183,6 @@ def item_search(*, user_id: str, kind: str, text: str, limit: int = 50,
     return [{"uid": row["uid"], **row["item"]} for row in found]
 
 
-def messages_recent(*, user_id: str, session_id: str, limit: int,
-                    cutoffs: dict[str, datetime | None] | None = None) -> dict:
-    """Return the session's last messages within retention and `next_seq`, the seq of the turn being served."""
-    return rows(cypher.RECENT_MESSAGES, {"user_id": user_id, "session_id": session_id, "limit": limit,
-                                         "cutoffs": _cutoffs(user_id, cutoffs)})[0]
-
-
 def messages_similar(*, user_id: str, embedding: list[float], exclude: list[str], limit: int,
                      during: tuple[datetime, datetime] | None = None,
                      cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
@@ -194,44 +194,74 @@ def messages_similar(*, user_id: str, embedding: list[float], exclude: list[str]
                                             "cutoffs": _cutoffs(user_id, cutoffs)})
 
 
-def messages_relevant(*, user_id: str, embedding: list[float], lucene: str | None, exclude: list[str],
-                      limit: int, during: tuple[datetime, datetime] | None = None,
-                      speaker: str | None = None, cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
-    """Return the subject's most relevant messages in fused order, with each branch's rank and score.
+def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, bool], limits: dict[str, int],
+                   embedding: list[float] | None, recall_embedding: list[float] | None = None,
+                   lucene: str | None = None, entity_lucene: str | None = None,
+                   during: tuple[datetime, datetime] | None = None, speaker: str | None = None,
+                   as_of: datetime | None = None, cutoffs: dict[str, datetime | None]) -> dict:
+    """Read all a context recalls in one statement (cypher.CONTEXT_READ) and fuse its message recall.
+
+    `sections` says which of history (the session's last `limits["history"]` turns), recall (the most
+    relevant `limits["messages"]` messages, see `_messages_fused`), long_term (facts, preferences and
+    entities) and reasoning (traces) to read. Recall uses `recall_embedding` when given, else `embedding`.
+    """
+    after, before = during or (None, None)
+    depth = max(limits["messages"], RECALL_DEPTH)
+    found = rows(cypher.CONTEXT_READ, {
+        "user_id": user_id, "session_id": session_id, "sections": sections, "history_limit": limits["history"],
+        "embedding": embedding, "recall_embedding": recall_embedding, "lucene": lucene,
+        "entity_lucene": entity_lucene, "after": after, "before": before, "depth": depth,
+        "facts_limit": limits["facts"], "preferences_limit": limits["preferences"],
+        "entities_limit": limits["entities"], "traces_limit": limits["traces"],
+        "as_of": moment(as_of) if as_of else None, "cutoffs": cutoffs,
+    })[0]
+    branches = {"vector": found["vector"]}
+    if during:
+        branches["time"] = found["time"]
+    if lucene:
+        branches["fulltext"] = found["fulltext"]
+    messages = {message["uid"]: message for message in found["messages"]}
+    return {"recent": found["recent"], "next_seq": found["next_seq"],
+            "messages": _messages_fused(branches=branches, neighbours=found["neighbours"], messages=messages,
+                                        limit=limits["messages"], speaker=speaker) if sections["recall"] else [],
+            **{kind: found[kind] for kind in ("facts", "preferences", "entities", "traces")}}
+
+
+def messages_relevant(*, user_id: str, embedding: list[float], lucene: str | None, limit: int,
+                      during: tuple[datetime, datetime] | None = None, speaker: str | None = None,
+                      cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
+    """Return the subject's most relevant messages in fused order, with each branch's rank and score."""
+    limits = {"history": 0, "messages": limit, "facts": 0, "preferences": 0, "entities": 0, "traces": 0}
+    sections = {"history": False, "recall": True, "long_term": False, "reasoning": False}
+    return context_recall(user_id=user_id, session_id=None, sections=sections, limits=limits, embedding=embedding,
+                          lucene=lucene, during=during, speaker=speaker,
+                          cutoffs=_cutoffs(user_id, cutoffs))["messages"]
+
+
+def _messages_fused(*, branches: dict[str, list[dict]], neighbours: list[dict], messages: dict[str, dict],
+                    limit: int, speaker: str | None) -> list[dict]:
+    """Return recalled messages in fused order, with each branch's rank and score.
 
     Exact vector recall, fulltext recall and, when the question names a time, vector recall among
-    the messages written `during` it, `RECALL_DEPTH` deep each, are blended by reciprocal-rank
-    fusion; then each message passes a share of its fused score to the turns before and after it,
+    the messages written then, `RECALL_DEPTH` deep each, are blended by reciprocal-rank fusion; then
+    each message passes a share of its fused score to the turns before and after it (`neighbours`),
     and what the `speaker` the question asks about said counts `SPEAKER_BOOST` times. The score is
     the fused one, 1.0 for a message first in every branch (and said by the speaker asked about).
     """
-    depth = max(limit, RECALL_DEPTH)
-    cutoffs = _cutoffs(user_id, cutoffs)
-    branches = {"vector": messages_similar(user_id=user_id, embedding=embedding, exclude=exclude, limit=depth,
-                                           cutoffs=cutoffs)}
-    if during:
-        branches["time"] = messages_similar(user_id=user_id, embedding=embedding, exclude=exclude, limit=depth,
-                                            during=during, cutoffs=cutoffs)
-    if lucene:
-        branches["fulltext"] = rows(cypher.MESSAGES_BY_FULLTEXT, {"user_id": user_id, "lucene": lucene,
-                                                                  "exclude": exclude, "limit": depth,
-                                                                  "cutoffs": cutoffs})
     fused: dict[str, dict] = {}
     for source, found in branches.items():
-        for rank, row in enumerate(found, start=1):
-            score = row.pop("score")
-            item = fused.setdefault(row["uid"], {**row, "ranks": {}, "scores": {}, "next_to": [], "fused": 0.0})
+        for rank, hit in enumerate(found, start=1):
+            item = fused.setdefault(hit["uid"], {**messages[hit["uid"]], "ranks": {}, "scores": {}, "next_to": [],
+                                                 "fused": 0.0})
             item["ranks"][source] = rank
-            item["scores"][source] = round(float(score), 4)
+            item["scores"][source] = round(float(hit["score"]), 4)
             item["fused"] += 1.0 / (RRF_K + rank - 1)
     shares = {uid: item["fused"] * NEIGHBOUR_SHARE for uid, item in fused.items()}
-    if shares:
-        for row in rows(cypher.MESSAGES_NEIGHBOURING, {"user_id": user_id, "uids": list(shares), "exclude": exclude,
-                                                       "cutoffs": cutoffs}):
-            of = row.pop("of")
-            item = fused.setdefault(row["uid"], {**row, "ranks": {}, "scores": {}, "next_to": [], "fused": 0.0})
-            item["next_to"].append(of)
-            item["fused"] += shares[of]
+    for pair in neighbours:
+        item = fused.setdefault(pair["uid"], {**messages[pair["uid"]], "ranks": {}, "scores": {}, "next_to": [],
+                                              "fused": 0.0})
+        item["next_to"].append(pair["of"])
+        item["fused"] += shares[pair["of"]]
     for item in fused.values():
         item["speaker_asked"] = item["role"] == speaker
         if item["speaker_asked"]:
@@ -250,7 +280,8 @@ def query_focus(*, user_id: str, text: str, cutoffs: dict[str, datetime | None] 
     Asked "When did Caroline join the group?", Caroline's own messages say "I" and the other
     party's say "Caroline!", so the name draws greetings rather than the answer, and tells whose
     messages hold it. A capitalised word (not the first) is such a name when at least
-    `ADDRESSED_SHARE` of the subject's messages, and `ADDRESSED_MIN` of them, contain it as written.
+    `ADDRESSED_SHARE` of the subject's newest `FOCUS_WINDOW` messages, and `ADDRESSED_MIN` of them,
+    contain it as written.
     """
     tokens = TOKEN.findall(text)
     words = [t for t in tokens if t[0].isalnum()]
@@ -258,6 +289,7 @@ def query_focus(*, user_id: str, text: str, cutoffs: dict[str, datetime | None] 
     if not names:
         return {"text": text, "speaker": None}
     addressed = [row for row in rows(cypher.MESSAGE_WORD_COUNTS, {"user_id": user_id, "words": names,
+                                                                  "window": FOCUS_WINDOW,
                                                                   "cutoffs": _cutoffs(user_id, cutoffs)})
                  if row["messages"] >= max(ADDRESSED_MIN, ADDRESSED_SHARE * row["total"])]
     if not addressed:
@@ -274,32 +306,6 @@ def _name_owner(counts: dict) -> str | None:
         if counts[f"by_{role}"] >= ADDRESSED_BY * counts["messages"]:
             return other
     return None
-
-
-def facts_relevant(*, user_id: str, embedding: list[float], limit: int, as_of: datetime | None,
-                   cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
-    return rows(cypher.FACTS_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "limit": limit,
-                                         "as_of": moment(as_of) if as_of else None,
-                                         "cutoffs": _cutoffs(user_id, cutoffs)})
-
-
-def preferences_relevant(*, user_id: str, embedding: list[float], limit: int, as_of: datetime | None,
-                         cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
-    return rows(cypher.PREFERENCES_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "limit": limit,
-                                               "as_of": moment(as_of) if as_of else None,
-                                               "cutoffs": _cutoffs(user_id, cutoffs)})
-
-
-def entities_relevant(*, user_id: str, embedding: list[float], lucene: str | None, limit: int,
-                      cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
-    return rows(cypher.ENTITIES_RELEVANT, {"user_id": user_id, "embedding": embedding, "lucene": lucene,
-                                           "limit": limit, "cutoffs": _cutoffs(user_id, cutoffs)})
-
-
-def traces_similar(*, user_id: str, embedding: list[float], limit: int,
-                   cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
-    return rows(cypher.TRACES_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "limit": limit,
-                                          "cutoffs": _cutoffs(user_id, cutoffs)})
 
 
 def lucene_query(*, text: str, user_id: str, fields: tuple[str, ...]) -> str | None:

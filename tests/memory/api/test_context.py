@@ -155,8 +155,7 @@ def test_recall_keeps_the_fused_order_with_each_branch_in_the_provenance(granted
                      ("user", "The locker code for the gym is Zanzibar."))
     recalled = selectors.messages_relevant(
         user_id=subject.user_id, embedding=get_embedder().embed(["rain and wind tomorrow"])[0].tolist(),
-        lucene=selectors.lucene_query(text="zanzibar", user_id=subject.user_id, fields=("content",)),
-        exclude=[], limit=5)
+        lucene=selectors.lucene_query(text="zanzibar", user_id=subject.user_id, fields=("content",)), limit=5)
     scores = [m["score"] for m in recalled]
     assert scores == sorted(scores, reverse=True)
     locker = next(m for m in recalled if m["uid"] == uids[-1])
