@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.conf import settings
 from django.urls import register_converter
 
 
@@ -8,9 +9,9 @@ class MemoryConfig(AppConfig):
     def ready(self):
         from memory.converters import KindConverter
         from memory.selectors import extractions_count, extractions_waiting
-        from memory.tasks import EXTRACTION_CLAIM_SECONDS, message_extract
+        from memory.tasks import message_extract
         from portal.outbox import WorkKind, work_kind_register
 
         register_converter(KindConverter, "kind")
         work_kind_register(WorkKind(name="extractions", task=message_extract, waiting=extractions_waiting,
-                                    count=extractions_count, claim_seconds=EXTRACTION_CLAIM_SECONDS))
+                                    count=extractions_count, claim_seconds=settings.EXTRACTION_CLAIM_SECONDS))

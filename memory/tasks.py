@@ -4,9 +4,6 @@ from memory import ingest
 from portal.exceptions import TRANSIENT
 from portal.outbox import work_claim
 
-# A worker killed mid-extraction holds its message's claim this long; then a re-dispatch may run it.
-EXTRACTION_CLAIM_SECONDS = 120
-
 
 @shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8,
              ignore_result=True)

@@ -177,6 +177,8 @@ CELERY_BEAT_SCHEDULE = {
 WORK_DISPATCH_DELAY_SECONDS = env.int("WORK_DISPATCH_DELAY_SECONDS", default=60)
 WORK_REDISPATCH_SECONDS = env.int("WORK_REDISPATCH_SECONDS", default=300)
 WORK_STUCK_SECONDS = env.int("WORK_STUCK_SECONDS", default=600)
+# A worker killed mid-extraction holds its message's claim this long; then a re-dispatch may run it.
+EXTRACTION_CLAIM_SECONDS = env.int("EXTRACTION_CLAIM_SECONDS", default=120)
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "portal.schema.PortalAutoSchema",
