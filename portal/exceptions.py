@@ -1,7 +1,8 @@
 """One error family for the whole portal, mapped once to HTTP responses."""
 
 import redis
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from neo4j.exceptions import ServiceUnavailable, SessionExpired, TransientError
 from rest_framework import exceptions, status
@@ -28,6 +29,10 @@ class AccessDenied(ApplicationError):
     status_code = status.HTTP_403_FORBIDDEN
 
 
+class BodyTooLarge(ApplicationError):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+
+
 class StoreUnavailable(ApplicationError):
     """A store the request needs does not answer; `extra["service"]` names it."""
 
@@ -46,6 +51,9 @@ def exception_handler(exc, context):
     elif isinstance(exc, TransientError):  # e.g. a deadlock with a worker: Neo4j rolled the transaction back
         exc = StoreUnavailable("The memory graph (Neo4j) was busy; nothing was changed. Retry.",
                                {"service": "neo4j"})
+    elif isinstance(exc, RequestDataTooBig):  # Django's own check, run when DRF reads the body
+        exc = BodyTooLarge(f"The body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // (1024 * 1024)} MiB; "
+                           "nothing was read or stored.")
     elif isinstance(exc, (redis.ConnectionError, redis.TimeoutError)):
         exc = StoreUnavailable("Redis (locks and caches) is unavailable; nothing was changed. Retry later.",
                                {"service": "redis"})
