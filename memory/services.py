@@ -9,6 +9,7 @@ from datetime import date, datetime
 
 import redis
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from neo4j.exceptions import ConstraintError, TransientError
 from neomodel import db
@@ -279,6 +280,8 @@ def item_delete(*, user_id: str, kind: str, uid: str, actor: Actor, reason: str 
         for group in groups:  # what the message said no longer decides which fact or preference is current
             ingest.group_settle(user_id=user_id, group=group)
     deleted += removed
+    # A correction of a forgotten item holds its values: it goes too.
+    Correction.objects.filter(Q(target_uid=uid) | Q(version_uid=uid), subject__user_id=user_id).delete()
     audit_record(actor=actor, action=f"{item.item_type}.delete", user_id=user_id, target_type=item.item_type,
                  target_id=uid, before={"nodes": deleted}, after={"nodes": 0}, reason=reason)
     return deleted

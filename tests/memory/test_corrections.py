@@ -221,3 +221,13 @@ def test_another_persons_item_is_404_and_refusals_are_403(dana, make_subject, ma
     assert _correct(client, subject.user_id, "facts", dana["fact"], object="Lyon").status_code == 403
     assert not Correction.objects.exists()
     assert selectors.item_get(user_id=other.user_id, kind="facts", uid=rome)["object"] == "Rome"
+
+
+def test_forgetting_a_corrected_item_forgets_its_corrections(dana):
+    subject, client = dana["subject"], dana["client"]
+    correction = services.correction_create(subject=subject, kind="facts", uid=dana["fact"], value={"object": "Lyon"},
+                                            actor=subject.account)
+    response = client.delete(f"/api/v1/users/{subject.user_id}/facts/{correction.version_uid}")
+    assert response.status_code == 200
+    assert not Correction.objects.filter(subject=subject).exists()  # its values went with the item
+    assert "Lyon" not in _context(client, subject.user_id)
