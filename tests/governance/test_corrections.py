@@ -122,6 +122,13 @@ def test_export_includes_corrections_and_erasure_removes_them(person):
     assert [(c["previous"], c["value"], c["status"]) for c in corrections] == [
         ({"object": "ALPACA Corp"}, {"object": "BETA Labs"}, "applied")]
 
+    history = governance_services.erasure_request(subject=p["subject"], scope="category", category="history")
+    governance_services.subject_erase(job_id=history.pk)
+    assert Correction.objects.filter(subject=p["subject"]).count() == 1  # other categories keep them
+    long_term = governance_services.erasure_request(subject=p["subject"], scope="category", category="long_term")
+    governance_services.subject_erase(job_id=long_term.pk)
+    assert not Correction.objects.filter(subject=p["subject"]).exists()
+
 
 def test_a_reviewer_corrects_from_the_fact_timeline_and_decides_proposals(person, staff):
     p = person()
