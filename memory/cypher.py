@@ -19,6 +19,14 @@ SCHEMA = [
     "CREATE CONSTRAINT entity_person_type_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.user_id, e.type, e.key) IS UNIQUE",
 ]
 
+# Where the server filters vector searches inside the index (Neo4j 2026.01+, portal.graphdb
+# .vector_search_filters): messages by person and time, so recall need not score all of a person's messages.
+SCHEMA_VECTOR_FILTERED = [
+    "CYPHER 25 CREATE VECTOR INDEX message_embedding_filtered IF NOT EXISTS FOR (m:Message) ON m.embedding "
+    "WITH [m.user_id, m.created_at] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
+    "`vector.similarity_function`: 'cosine'}}",
+]
+
 # Memory's vector indexes under the names neo4j-agent-memory gives them: Neo4j allows one vector index
 # per label and property, so a NAM agent (which searches them by name) and the portal share each one.
 VECTOR_INDEXES = (
@@ -314,6 +322,34 @@ MATCH (m:Message {user_id: $user_id})
 WHERE m.embedding IS NOT NULL AND NOT m.uid IN $exclude
   AND ($after IS NULL OR m.created_at >= $after) AND ($before IS NULL OR m.created_at < $before)
   AND """ + kept(label="Message", node="m") + """
+
+# How many rows the filtered index is asked for per row wanted: it ranks approximately, by quantised
+# vectors, so its candidates are re-ranked by exact cosine (docs/benchmarks.md, recall@10 >= 0.99).
+VECTOR_SEARCH_OVERFETCH = 10
+
+
+def messages_by_vector_search(*, overfetch: int) -> str:
+    """Return MESSAGES_BY_VECTOR's query (same parameters and columns) through the in-index filtered
+    search of Neo4j 2026.01+: the subject's nearest messages within the time span, `overfetch` per row
+    wanted (the index's LIMIT must be fixed by the parameters alone), re-ranked by exact cosine. A
+    person with fewer messages than that gets all of them, so the answer is exact for them."""
+    return """
+CYPHER 25
+MATCH (m:Message)
+  SEARCH m IN (VECTOR INDEX message_embedding_filtered FOR $embedding
+    WHERE m.user_id = $user_id AND m.created_at >= coalesce($after, datetime('0001-01-01T00:00:00Z'))
+      AND m.created_at < coalesce($before, datetime('9999-12-31T00:00:00Z'))
+    LIMIT $limit * """ + str(overfetch) + """ + size($exclude))
+WITH m WHERE NOT m.uid IN $exclude AND """ + kept(label="Message", node="m") + """
+WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
+ORDER BY score DESC LIMIT $limit
+MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
+RETURN m.uid AS uid, m.role AS role, m.content AS content, m.seq AS seq, m.created_at AS created_at,
+       c.session_id AS session_id, score
+"""
+
+
+MESSAGES_BY_VECTOR_SEARCH = messages_by_vector_search(overfetch=VECTOR_SEARCH_OVERFETCH)
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC LIMIT $limit
 MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)

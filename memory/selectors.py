@@ -15,7 +15,7 @@ from memory.kinds import kind_get
 from memory.models import CATEGORIES, Agent, ConsentRecord, Grant, RetentionChoice, RetentionPolicy, Subject
 from memory.models import Correction
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
-from portal.graphdb import moment, rows
+from portal.graphdb import moment, rows, vector_search_filters
 from portal.outbox import WorkCount, WorkItem
 
 WORD = re.compile(r"\w+")
@@ -187,9 +187,14 @@ def messages_similar(*, user_id: str, embedding: list[float], exclude: list[str]
                      during: tuple[datetime, datetime] | None = None,
                      cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
     """Return the subject's messages nearest to the embedding by exact cosine, best first, optionally
-    only those written `during` a time span."""
+    only those written `during` a time span.
+
+    Where the server filters inside the vector index, its candidates are the ones re-ranked, so the
+    cost does not grow with the person's memory; elsewhere all of the person's messages are scored.
+    """
     after, before = during or (None, None)
-    return rows(cypher.MESSAGES_BY_VECTOR, {"user_id": user_id, "embedding": embedding, "exclude": exclude,
+    query = cypher.MESSAGES_BY_VECTOR_SEARCH if vector_search_filters() else cypher.MESSAGES_BY_VECTOR
+    return rows(query, {"user_id": user_id, "embedding": embedding, "exclude": exclude,
                                             "limit": limit, "after": after, "before": before,
                                             "cutoffs": _cutoffs(user_id, cutoffs)})
 

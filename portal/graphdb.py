@@ -5,6 +5,8 @@ Rows come back as dicts keyed by the queries' `AS` aliases. A stated date (a neo
 converted all the way down. Every reader above this module sees Python values only.
 """
 
+import functools
+import re
 from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -36,6 +38,7 @@ def configure() -> None:
     config = get_config()
     config.database_url = None  # neomodel would build a driver of its own, without the liveness check
     config.database_name = url.path.strip("/") or None
+    vector_search_filters.cache_clear()
     config.driver = neo4j.GraphDatabase.driver(
         f"{url.scheme}://{url.hostname}:{url.port or 7687}",
         auth=(unquote(url.username), unquote(url.password or "")),
@@ -93,6 +96,14 @@ def reconnect() -> None:
 def server_info() -> dict:
     """Return the server's name, version and edition; raises if Neo4j is unreachable."""
     return rows(SERVER_INFO)[0]
+
+
+@functools.cache
+def vector_search_filters() -> bool:
+    """Return whether the server filters a vector search by property inside the index: the SEARCH
+    clause over an index created `WITH [...]`, from Neo4j 2026.01 on (5.26 LTS scans exactly instead)."""
+    found = re.match(r"(\d+)\.(\d+)", server_info()["version"])
+    return bool(found) and (int(found[1]), int(found[2])) >= (2026, 1)
 
 
 def vector_dimension_mismatches(expected: int) -> list[str]:

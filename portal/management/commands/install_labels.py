@@ -35,6 +35,9 @@ class Command(BaseCommand):
         db.install_all_labels(stdout=self.stdout if options["verbosity"] > 1 else io.StringIO())
         for statement in (s for schema in SCHEMAS for s in schema):
             db.cypher_query(statement)
+        if graphdb.vector_search_filters():
+            for statement in memory_cypher.SCHEMA_VECTOR_FILTERED:
+                db.cypher_query(statement, {"dimensions": embedding_dimensions()})
         for statement in memory_cypher.SCHEMA_VECTOR:
             db.cypher_query(statement, {"dimensions": dimensions})
         count = graphdb.scalar("SHOW INDEXES YIELD name RETURN count(*) AS indexes")
