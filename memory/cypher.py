@@ -322,6 +322,12 @@ MATCH (m:Message {user_id: $user_id})
 WHERE m.embedding IS NOT NULL AND NOT m.uid IN $exclude
   AND ($after IS NULL OR m.created_at >= $after) AND ($before IS NULL OR m.created_at < $before)
   AND """ + kept(label="Message", node="m") + """
+WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
+ORDER BY score DESC LIMIT $limit
+MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
+RETURN m.uid AS uid, m.role AS role, m.content AS content, m.seq AS seq, m.created_at AS created_at,
+       c.session_id AS session_id, score
+"""
 
 # How many rows the filtered index is asked for per row wanted: it ranks approximately, by quantised
 # vectors, so its candidates are re-ranked by exact cosine (docs/benchmarks.md, recall@10 >= 0.99).
@@ -350,12 +356,6 @@ RETURN m.uid AS uid, m.role AS role, m.content AS content, m.seq AS seq, m.creat
 
 
 MESSAGES_BY_VECTOR_SEARCH = messages_by_vector_search(overfetch=VECTOR_SEARCH_OVERFETCH)
-WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
-ORDER BY score DESC LIMIT $limit
-MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
-RETURN m.uid AS uid, m.role AS role, m.content AS content, m.seq AS seq, m.created_at AS created_at,
-       c.session_id AS session_id, score
-"""
 
 # How many of the subject's newest messages (FOCUS_WINDOW, read in the order of the (user_id,
 # created_at) index, so the cost does not grow with the person's memory) contain each word as written,

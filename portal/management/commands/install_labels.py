@@ -35,11 +35,11 @@ class Command(BaseCommand):
         db.install_all_labels(stdout=self.stdout if options["verbosity"] > 1 else io.StringIO())
         for statement in (s for schema in SCHEMAS for s in schema):
             db.cypher_query(statement)
+        for statement in memory_cypher.SCHEMA_VECTOR:
+            db.cypher_query(statement, {"dimensions": dimensions})
         if graphdb.vector_search_filters():
             for statement in memory_cypher.SCHEMA_VECTOR_FILTERED:
                 db.cypher_query(statement, {"dimensions": embedding_dimensions()})
-        for statement in memory_cypher.SCHEMA_VECTOR:
-            db.cypher_query(statement, {"dimensions": dimensions})
         count = graphdb.scalar("SHOW INDEXES YIELD name RETURN count(*) AS indexes")
         self.stdout.write(self.style.SUCCESS(f"Graph schema installed: {count} indexes."))
 
