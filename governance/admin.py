@@ -17,7 +17,7 @@ ERASE = "review.erase_subjects"
 
 
 class ErasureRequestForm(forms.Form):
-    user = forms.CharField(label="User (id or email)")
+    user = forms.CharField(label="User (id or email)", max_length=254)
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=2000)
 
 

@@ -19,6 +19,8 @@ from memory.models import CATEGORIES
 from portal.exceptions import ApplicationError, NotFound
 
 KIND_TITLES = {kind.name: kind.title for kind in KINDS}
+# A search of one's memory reads this much of what was typed, as the search box allows.
+SEARCH_MAX_CHARS = 200
 CATEGORY_TITLES = {"history": "Conversation history", "long_term": "Long-term memory (facts, preferences, entities)",
                    "reasoning": "Reasoning traces"}
 
@@ -166,7 +168,7 @@ def conversation_detail(request, uid):
 @require_GET
 def item_list(request, kind):
     subject = _subject(request)
-    text = request.GET.get("q", "").strip()
+    text = request.GET.get("q", "").strip()[:SEARCH_MAX_CHARS]
     if text:
         page = {"items": memory_selectors.item_search(user_id=subject.user_id, kind=kind, text=text), "next": None}
     else:

@@ -7,7 +7,11 @@ from django.urls import path
 
 from knowledge.models import RetrievalProfile
 from knowledge.selectors import knowledge_search
+from portal.admin_site import BoundedSearchAdmin
 from portal.exceptions import ApplicationError
+
+# A text column has no length of its own: the form bounds what staff may save.
+TEXT_MAX_LENGTHS = {"description": 2000, "retrieval_query": 20000}
 
 
 class TryQueryForm(forms.Form):
@@ -16,7 +20,7 @@ class TryQueryForm(forms.Form):
 
 
 @admin.register(RetrievalProfile)
-class RetrievalProfileAdmin(admin.ModelAdmin):
+class RetrievalProfileAdmin(BoundedSearchAdmin):
     list_display = ("name", "mode", "ranker", "top_k", "vector_index", "fulltext_index", "enriched")
     list_filter = ("mode", "ranker")
     search_fields = ("name", "description")
@@ -29,6 +33,11 @@ class RetrievalProfileAdmin(admin.ModelAdmin):
         ("Hybrid ranking", {"fields": ("ranker", "alpha", "rrf_k")}),
         ("Enrichment", {"fields": ("retrieval_query",)}),
     )
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name in TEXT_MAX_LENGTHS:
+            kwargs["max_length"] = TEXT_MAX_LENGTHS[db_field.name]
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     @admin.display(boolean=True)
     def enriched(self, profile):

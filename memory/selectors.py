@@ -67,10 +67,14 @@ def extractions_count(*, stuck_before: datetime) -> WorkCount:
     return WorkCount(**rows(cypher.EXTRACTIONS_COUNT, {"stuck_before": stuck_before})[0])
 
 
+# No public id or account email is longer (an email has at most 254 characters).
+EMAIL_MAX_CHARS = 254
+
+
 def subject_find(*, text: str) -> Subject | None:
     """Return the subject with this public id or account email."""
     text = text.strip()
-    if not text:
+    if not text or len(text) > EMAIL_MAX_CHARS:  # SQLite refuses a LIKE pattern of some thousands
         return None
     return Subject.objects.select_related("account").filter(Q(user_id=text) | Q(account__email__iexact=text)).first()
 

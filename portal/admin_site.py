@@ -9,6 +9,15 @@ from neo4j.exceptions import ServiceUnavailable, SessionExpired
 CONTENT = "review.view_memory_content"
 # Counts above this show as "999+": the admin lists the apps on every page, so their cost stays bounded.
 REVIEW_COUNT_CAP = 999
+# What a change list's search reads of the search box: SQLite refuses a LIKE pattern of some thousands.
+ADMIN_SEARCH_MAX_CHARS = 200
+
+
+class BoundedSearchAdmin(admin.ModelAdmin):
+    """A model admin whose search reads at most ADMIN_SEARCH_MAX_CHARS of what was typed."""
+
+    def get_search_results(self, request, queryset, search_term):
+        return super().get_search_results(request, queryset, search_term[:ADMIN_SEARCH_MAX_CHARS])
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from django.urls import path, reverse
 
 from memory import services as memory_services
 from memory.models import Agent, AgentToken
+from portal.admin_site import BoundedSearchAdmin
 from review import selectors
 from review.forms import TokenIssueForm
 
@@ -15,7 +16,7 @@ MANAGE = "review.manage_agents"
 
 
 @admin.register(Agent)
-class AgentAdmin(admin.ModelAdmin):
+class AgentAdmin(BoundedSearchAdmin):
     list_display = ("agent_id", "name", "scopes", "rate_limit_per_minute", "is_active", "calls", "errors",
                     "context_reads", "last_use")
     list_filter = ("is_active",)

@@ -5,7 +5,7 @@ from review.selectors import AGES, SCORE_BANDS
 
 
 class MergeFilterForm(forms.Form):
-    user = forms.CharField(required=False, label="User (id or email)")
+    user = forms.CharField(required=False, label="User (id or email)", max_length=254)
     type = forms.ChoiceField(required=False, choices=[("", "any type"), *[(t, t) for t in ENTITY_TYPES]])
     band = forms.ChoiceField(required=False, label="Score band",
                              choices=[("", "any score"), *[(b, f"{b} ({lo or 0}–{hi or 1})")
@@ -14,9 +14,9 @@ class MergeFilterForm(forms.Form):
 
 
 class TraceFilterForm(forms.Form):
-    user = forms.CharField(required=False, label="User (id or email)")
-    agent = forms.CharField(required=False)
-    session = forms.CharField(required=False)
+    user = forms.CharField(required=False, label="User (id or email)", max_length=254)
+    agent = forms.CharField(required=False, max_length=64)
+    session = forms.CharField(required=False, max_length=128)
     outcome = forms.ChoiceField(required=False, choices=[("", "any outcome"), ("success", "success"),
                                                          ("failure", "failure"), ("open", "not completed")])
     since = forms.DateTimeField(required=False)
@@ -24,9 +24,9 @@ class TraceFilterForm(forms.Form):
 
 
 class AuditFilterForm(forms.Form):
-    action = forms.CharField(required=False, help_text="Prefix, e.g. merge. or token.revoke")
-    actor = forms.CharField(required=False)
-    user = forms.CharField(required=False, label="User (id or email)")
+    action = forms.CharField(required=False, max_length=100, help_text="Prefix, e.g. merge. or token.revoke")
+    actor = forms.CharField(required=False, max_length=254)
+    user = forms.CharField(required=False, label="User (id or email)", max_length=254)
     since = forms.DateTimeField(required=False)
     until = forms.DateTimeField(required=False)
 
