@@ -231,3 +231,71 @@ def test_forgetting_a_corrected_item_forgets_its_corrections(dana):
     assert response.status_code == 200
     assert not Correction.objects.filter(subject=subject).exists()  # its values went with the item
     assert "Lyon" not in _context(client, subject.user_id)
+
+
+def _timeline(user_id) -> dict:
+    return {(f["object"], f["status"], str(f["valid_from"]), str(f["valid_until"]))
+            for f in selectors.item_list(user_id=user_id, kind="facts")["items"]}
+
+
+@pytest.mark.parametrize("correct_first", [True, False])
+def test_the_graph_is_the_same_whether_the_correction_came_before_or_after_extraction(
+        make_subject, make_agent, api_for, correct_first):
+    subject = make_subject()
+    agent, secret = make_agent()
+    services.grant_create(subject=subject, agent=agent)
+    client = api_for(secret)
+    _say(client, subject.user_id, "I live in Paris.", facts=[_lives_in("Paris")])
+    fact = _uid(subject.user_id, "facts", object="Paris")
+    said = [("Now I live in Berlin.", "Berlin", 5), ("Back in Paris.", "Paris", 9)]
+    uids = [client.post("/api/v1/conversations/s1/messages", {"user_id": subject.user_id, "messages": [
+        {"role": "user", "content": text, "facts": [_lives_in(city)],
+         "created_at": (SAID + timedelta(days=days)).isoformat()}]}, format="json").json()["results"][0]["uid"]
+        for text, city, days in said]
+
+    def correct():
+        services.correction_create(subject=subject, kind="facts", uid=fact, value={"object": "Lyon"},
+                                   actor=subject.account)
+
+    if correct_first:
+        correct()
+    for uid in reversed(uids):
+        assert ingest.message_extract(message_uid=uid, user_id=subject.user_id) == "done"
+    if not correct_first:
+        correct()
+    assert _timeline(subject.user_id) == {
+        ("Paris", "retracted", str(SAID), "None"),
+        ("Lyon", "current", str(SAID), "None"),
+        ("Berlin", "superseded", str(SAID + timedelta(days=5)), str(SAID + timedelta(days=9))),
+    }
+
+
+def test_undoing_preference_and_entity_corrections_restores_them_and_reject_is_audited(granted):
+    subject, _, client = granted
+    _say(client, subject.user_id, "I like green tea. I met Jon Smyth.",
+         preferences=[{"category": "drink", "preference": "likes green tea"}],
+         entities=[{"name": "Jon Smyth", "type": "PERSON", "aliases": ["Jonny"]}])
+    preference = _uid(subject.user_id, "preferences", preference="likes green tea")
+    entity = _uid(subject.user_id, "entities", name="Jon Smyth")
+    tea = services.correction_create(subject=subject, kind="preferences", uid=preference,
+                                     value={"preference": "likes black coffee"}, actor=subject.account)
+    first = services.correction_create(subject=subject, kind="entities", uid=entity,
+                                       value={"name": "John Smith", "aliases": []}, actor=subject.account)
+    second = services.correction_create(subject=subject, kind="entities", uid=entity, value={"type": "ORGANIZATION"},
+                                        actor=subject.account)
+    with pytest.raises(services.CorrectionConflict):
+        services.correction_undo(correction=first, actor=subject.account)  # the later one goes first
+    services.correction_undo(correction=second, actor=subject.account)
+    person = selectors.item_get(user_id=subject.user_id, kind="entities", uid=entity)
+    assert (person["name"], person["type"], person["aliases"]) == ("John Smith", "PERSON", [])
+    services.correction_undo(correction=first, actor=subject.account)
+    person = selectors.item_get(user_id=subject.user_id, kind="entities", uid=entity)
+    assert (person["name"], person["type"], person["aliases"]) == ("Jon Smyth", "PERSON", ["Jonny"])
+    services.correction_undo(correction=tea, actor=subject.account)
+    context = _context(client, subject.user_id, query="What does the person drink?")
+    assert "green tea" in context and "black coffee" not in context
+
+    proposal = _correct(client, subject.user_id, "entities", entity, name="Jon Smith").json()["correction"]
+    services.correction_reject(correction=Correction.objects.get(public_id=proposal), actor=subject.account)
+    assert AuditEvent.objects.filter(action="correction.reject", target_id=entity).count() == 1
+    assert selectors.item_get(user_id=subject.user_id, kind="entities", uid=entity)["name"] == "Jon Smyth"
