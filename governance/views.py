@@ -62,6 +62,7 @@ def overview(request):
         pending_erasure=selectors.erasure_pending(subject=subject),
         paused=[g for g in grants if g.paused_at], withdrawn=withdrawn,
         tombstones=selectors.tombstone_list(subject=subject)[:5],
+        proposed_corrections=memory_selectors.correction_list(subject=subject, status="proposed").count(),
     )
 
 

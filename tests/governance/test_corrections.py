@@ -71,6 +71,7 @@ def test_a_proposal_waits_on_my_page_until_i_accept_or_reject_it(person):
                 for kind, value in (("entities", {"name": "ALPACA Corporation"}),
                                     ("preferences", {"preference": "likes ALPACA coffee"}))]
     assert [r.status_code for r in proposed] == [202, 202]
+    assert "Agents proposed 2 corrections" in p["client"].get("/me/").content.decode()
     listing = p["client"].get("/me/corrections/")
     assert len(listing.context["proposed"]) == 2 and "ALPACA Corporation" in listing.content.decode()
     entity, preference = (Correction.objects.get(public_id=r.json()["correction"]) for r in proposed)
