@@ -5,6 +5,7 @@ import json
 import os
 import socket
 import time
+from contextlib import suppress
 from datetime import date, datetime
 
 import redis
@@ -163,7 +164,10 @@ def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: l
                     raise ConversationBusy("The memory graph is busy with this person; retry shortly.")
                 time.sleep(0.05 * 2 ** attempt)
     finally:
-        lock.release()
+        # A write that outlasted the lock (Neo4j restarting) lost only the lock: the graph write locked
+        # the conversation node too, so the chain is whole, and what it stored must still be answered.
+        with suppress(redis.exceptions.LockError):
+            lock.release()
 
     stored, fresh = iter(created), []
     for i, result in enumerate(results):
