@@ -4,7 +4,7 @@ import base64
 import json
 import re
 from collections.abc import Callable
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from django.db.models import Q
 from django.utils import timezone
@@ -17,6 +17,7 @@ from memory.models import Correction
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
 from portal.graphdb import moment, rows, vector_search_filters
 from portal.outbox import WorkCount, WorkItem
+from portal.redis_clients import app_redis
 
 WORD = re.compile(r"\w+")
 TOKEN = re.compile(r"[\w'’-]+|[^\w\s]")
@@ -41,6 +42,10 @@ SPEAKER_BOOST = 2.0
 # The query focus counts names among this many of the person's newest messages.
 FOCUS_WINDOW = 2000
 OTHER_PARTY = {"user": "assistant", "assistant": "user"}
+# The access log's queue: a Redis stream of context responses' records (memory.services.access_enqueue).
+ACCESS_QUEUE = "access-log:queue"
+# Stuck records are counted up to this many (each is read to be counted).
+ACCESS_STUCK_COUNT_MAX = 10_000
 # Checks other apps register (governance: an erasure is queued, running, or the account is gone).
 ERASURE_CHECKS: list[Callable[..., bool]] = []
 
@@ -69,6 +74,29 @@ def extractions_count(*, stuck_before: datetime) -> WorkCount:
 
 # No public id or account email is longer (an email has at most 254 characters).
 EMAIL_MAX_CHARS = 254
+
+
+def access_queue_waiting(*, before: datetime, limit: int) -> list[WorkItem]:
+    """Return the access-log queue as one item of work when its oldest record was queued before `before`, so
+    the Beat task's re-dispatch queues a drain if the periodic one has not run."""
+    oldest = _access_queue_oldest()
+    return [WorkItem(key="queue", args=(), since=oldest)] if oldest and oldest < before and limit else []
+
+
+def access_queue_count(*, stuck_before: datetime) -> WorkCount:
+    """Count the access records queued and not yet written, and those queued before `stuck_before`."""
+    client = app_redis()
+    stuck = client.xrange(ACCESS_QUEUE, min="-", max=str(int(stuck_before.timestamp() * 1000)),
+                          count=ACCESS_STUCK_COUNT_MAX)
+    return WorkCount(waiting=client.xlen(ACCESS_QUEUE), stuck=len(stuck), oldest=_access_queue_oldest())
+
+
+def _access_queue_oldest() -> datetime | None:
+    first = app_redis().xrange(ACCESS_QUEUE, count=1)
+    if not first:
+        return None
+    millis = int(first[0][0].split(b"-")[0])
+    return datetime.fromtimestamp(millis / 1000, tz=UTC)
 
 
 def subject_find(*, text: str) -> Subject | None:

@@ -22,15 +22,14 @@ from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, kind_get
 from memory.models import (CATEGORIES, Agent, AgentToken, ConsentRecord, Grant, MemoryAccess, MemoryAccessItem,
                            Subject)
 from memory.models import Correction, CorrectionStatus
-from memory.selectors import consented_categories, item_get
+from memory.selectors import ACCESS_QUEUE, consented_categories, item_get
 from portal.audit import Actor, actor_label, audit_record
 from portal.exceptions import ApplicationError, NotFound
 from portal.outbox import work_enqueue
 from portal import graphdb
 from portal.redis_clients import app_redis
 
-# The access log's queue: a Redis stream a worker drains in batches (access_queue_drain).
-ACCESS_QUEUE = "access-log:queue"
+# The consumer group of the workers that drain the access log's queue (access_queue_drain).
 ACCESS_GROUP = "drain"
 ACCESS_BATCH = 500
 ACCESS_CLAIM_IDLE_MS = 60_000

@@ -9,9 +9,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from memory import services
+from memory import selectors, services
 from memory.models import MemoryAccess, MemoryAccessItem
 from memory.tasks import access_queue_drain_task
+from portal.outbox import work_redispatch, work_status
 from portal.redis_clients import app_redis
 from tests.portal.test_redis_outage import app_redis_server  # noqa: F401  (a fixture)
 
@@ -33,7 +34,7 @@ def _seeded(granted):
 
 
 def _queued() -> list:
-    return app_redis().xrange(services.ACCESS_QUEUE)
+    return app_redis().xrange(selectors.ACCESS_QUEUE)
 
 
 def test_a_context_request_writes_no_row_and_the_drain_writes_its_record_once(granted, make_subject):
@@ -67,7 +68,7 @@ def test_records_a_dead_worker_took_are_taken_over_and_written(granted):
     subject, _, client = _seeded(granted)
     _context(client, subject.user_id)
     services.access_queue_drain(batches=0)  # makes the consumer group
-    taken = app_redis().xreadgroup(services.ACCESS_GROUP, "dead-worker", {services.ACCESS_QUEUE: ">"}, count=10)
+    taken = app_redis().xreadgroup(services.ACCESS_GROUP, "dead-worker", {selectors.ACCESS_QUEUE: ">"}, count=10)
     assert len(taken[0][1]) == 1  # taken, never acknowledged: that worker died
     assert services.access_queue_drain() == 0  # not yet idle long enough to be taken over
     assert services.access_queue_drain(claim_idle_ms=0) == 1
@@ -79,7 +80,7 @@ def test_a_batch_written_but_not_acknowledged_is_not_written_twice(granted):
     _context(client, subject.user_id)
     fields = _queued()[0][1]
     assert services.access_queue_drain() == 1
-    app_redis().xadd(services.ACCESS_QUEUE, fields)  # as if the worker died between its commit and its ack
+    app_redis().xadd(selectors.ACCESS_QUEUE, fields)  # as if the worker died between its commit and its ack
     assert services.access_queue_drain() == 0
     assert MemoryAccess.objects.filter(subject=subject).count() == 1
     assert MemoryAccessItem.objects.filter(subject=subject).count() == len(json.loads(fields[b"record"])["items"])
@@ -105,3 +106,14 @@ def test_the_beat_task_drains_the_queue_in_a_worker(granted, celery_worker_proce
         assert time.monotonic() < deadline, "the worker did not drain the access-log queue"
         time.sleep(0.2)
     assert _queued() == []
+
+
+def test_the_health_check_counts_the_queue_and_a_stalled_drain_is_queued_again(granted, client, settings):
+    subject, _, api = _seeded(granted)
+    _context(api, subject.user_id)
+    work = client.get("/healthz").json()["work"]["access_log"]
+    assert (work["waiting"], work["stuck"]) == (1, 0)
+    assert work_status(stuck_seconds=0)["access_log"]["stuck"] == 1
+    assert work_redispatch(delay_seconds=0)["access_log"] == 1  # the drain task, queued for a worker
+    services.access_queue_drain()
+    assert work_status()["access_log"] == {"waiting": 0, "stuck": 0, "oldest_seconds": None}
