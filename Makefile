@@ -2,9 +2,15 @@
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
+# The Neo4j line the launcher runs: 5.26 (the LTS, on Java 17+) or 2026 (Java 21+; in-index filtered
+# vector search), e.g. `make test NEO4J_LINE=2026`. Each line has its own test store and port.
+NEO4J_LINE ?= 5.26
+export NEO4J_LINE
+TEST_PORT := $(if $(filter 2026,$(NEO4J_LINE)),7689,7688)
 # The suite gets its own empty Neo4j (refused when populated) and its own Redis database.
-TEST_ENV := NEO4J_HOME=$(CURDIR)/var/neo4j-test NEO4J_BOLT_PORT=7688 NEO4J_PAGECACHE=512m
-TEST_URLS := NEO4J_URL=bolt://neo4j:neo4j@127.0.0.1:7688 REDIS_URL=redis://127.0.0.1:6379/15 \
+TEST_ENV := NEO4J_HOME=$(CURDIR)/var/neo4j-test$(if $(filter 2026,$(NEO4J_LINE)),-2026) NEO4J_BOLT_PORT=$(TEST_PORT) \
+	NEO4J_PAGECACHE=512m
+TEST_URLS := NEO4J_URL=bolt://neo4j:neo4j@127.0.0.1:$(TEST_PORT) REDIS_URL=redis://127.0.0.1:6379/15 \
 	CELERY_BROKER_URL=redis://127.0.0.1:6379/14
 
 .PHONY: run test setup services stop status

@@ -2,6 +2,8 @@
 
 import functools
 import math
+import threading
+from collections import OrderedDict
 from typing import Protocol
 
 import numpy as np
@@ -104,6 +106,39 @@ class OpenAIEmbedder:
         return _normalise(np.array(rows, dtype=np.float32))
 
 
+class CachedEmbedder:
+    """An embedder that keeps the vectors of the last `size` texts it embedded, keyed by the exact text.
+
+    A context request's query is often the message the agent has just appended, or the same question
+    asked again; its vector then costs a dictionary look-up instead of a forward pass.
+    """
+
+    def __init__(self, inner: Embedder, *, size: int):
+        self.inner = inner
+        self.name = inner.name
+        self.dimensions = inner.dimensions
+        self.size = size
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        with self._lock:
+            found = {text: self._vectors[text] for text in texts if text in self._vectors}
+        missing = [text for text in dict.fromkeys(texts) if text not in found]
+        if missing:
+            # Each row a copy of its own: a view would keep the whole batch alive in the cache.
+            found |= {text: row.copy() for text, row in zip(missing, self.inner.embed(missing))}
+        with self._lock:
+            for text, vector in found.items():
+                self._vectors[text] = vector
+                self._vectors.move_to_end(text)
+            while len(self._vectors) > self.size:
+                self._vectors.popitem(last=False)
+        return np.vstack([found[text] for text in texts])
+
+
 def _dense(x, w, prefix):
     return x @ w[prefix + ".weight"].T + w[prefix + ".bias"]
 
@@ -135,7 +170,11 @@ def embedding_dimensions() -> int:
     return MiniLMEmbedder.dimensions
 
 
+# Texts whose vectors the process keeps (1.5 MiB at 384 dimensions).
+CACHE_SIZE = 1024
+
+
 @functools.cache
 def get_embedder() -> Embedder:
-    """Return the process-wide embedder chosen by settings.EMBEDDER."""
-    return OpenAIEmbedder() if settings.EMBEDDER == "openai" else MiniLMEmbedder()
+    """Return the process-wide embedder chosen by settings.EMBEDDER, with its cache of recent texts."""
+    return CachedEmbedder(OpenAIEmbedder() if settings.EMBEDDER == "openai" else MiniLMEmbedder(), size=CACHE_SIZE)

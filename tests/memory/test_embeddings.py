@@ -2,7 +2,7 @@ import json
 
 import numpy as np
 
-from memory.embeddings import MiniLMEmbedder, get_embedder
+from memory.embeddings import CachedEmbedder, MiniLMEmbedder, get_embedder
 from tests.conftest import ROOT
 
 REFERENCE = json.loads((ROOT / "data" / "minilm" / "minilm_reference.json").read_text())
@@ -10,7 +10,7 @@ REFERENCE = json.loads((ROOT / "data" / "minilm" / "minilm_reference.json").read
 
 def test_local_embedder_matches_sentence_transformers():
     embedder = get_embedder()
-    assert isinstance(embedder, MiniLMEmbedder) and embedder.dimensions == REFERENCE["dimensions"]
+    assert isinstance(embedder.inner, MiniLMEmbedder) and embedder.dimensions == REFERENCE["dimensions"]
     texts = [item["text"] for item in REFERENCE["items"]]
     vectors = embedder.embed(texts)
     for item, vector in zip(REFERENCE["items"], vectors):
@@ -26,3 +26,19 @@ def test_batched_and_single_embeddings_agree():
     single = np.vstack([embedder.embed([t]) for t in texts])
     assert np.allclose(batch, single, atol=1e-5)
     assert np.allclose(np.linalg.norm(batch, axis=1), 1.0, atol=1e-5)
+
+
+def test_the_cache_answers_repeated_texts_with_the_same_vectors_and_keeps_only_the_newest():
+    minilm = get_embedder().inner
+    cached = CachedEmbedder(minilm, size=3)
+    texts = ["Where does Dana live now?", "the battery fire", "my sister's kitten", "a fourth text"]
+    first = cached.embed(texts[:2])
+    assert np.allclose(first, minilm.embed(texts[:2]), atol=1e-6)
+    mixed = cached.embed([texts[1], texts[2], texts[1]])  # a hit, a miss, the hit again
+    assert np.array_equal(mixed[0], first[1]) and np.array_equal(mixed[2], first[1])
+    assert np.allclose(mixed[1], minilm.embed([texts[2]])[0], atol=1e-6)
+    mixed[0][:] = 0  # what a caller does to its rows never reaches the cache
+    assert np.array_equal(cached.embed([texts[1]])[0], first[1])
+    cached.embed([texts[3]])
+    assert list(cached._vectors) == [texts[2], texts[1], texts[3]]  # the least recently used went first
+    assert cached.embed([]).shape == (0, 384)
