@@ -74,7 +74,11 @@ class ContextResult:
 
 @dataclass(frozen=True)
 class MessageResult:
-    """Whether one appended message was stored; when not, `reason` is "duplicate" or "consent_withdrawn"."""
+    """Whether one appended message was stored; when not, `reason` is "duplicate" or "consent_withdrawn".
+
+    `extraction` says whether its extraction is "queued" on the broker or "pending" (the portal queues it
+    again later).
+    """
 
     client_message_id: str | None
     stored: bool
@@ -82,6 +86,7 @@ class MessageResult:
     seq: int | None = None
     reason: str | None = None
     detail: str | None = None
+    extraction: str | None = None
 
 
 @dataclass(frozen=True)
