@@ -125,14 +125,16 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
     include = {**include_defaults(), **request.include}
     wanted = {name for name, on in include.items() if on and (name in PROVIDED or name in categories)}
     text = query_text(request)
-    embedding = get_embedder().embed([text])[0].tolist() if text else None
     sections = {"history": HISTORY in wanted and bool(request.session_id),
-                "recall": HISTORY in wanted and embedding is not None and limits[MESSAGES.name] > 0,
-                "long_term": "long_term" in wanted and embedding is not None,
-                "reasoning": "reasoning" in wanted and embedding is not None}
+                "recall": HISTORY in wanted and bool(text) and limits[MESSAGES.name] > 0,
+                "long_term": "long_term" in wanted and bool(text),
+                "reasoning": "reasoning" in wanted and bool(text)}
     focus = selectors.query_focus(user_id=user_id, text=text, cutoffs=cutoffs) if sections["recall"] \
         else {"text": text, "speaker": None}
-    recall_embedding = get_embedder().embed([focus["text"]])[0].tolist() if focus["text"] != text else None
+    # One call embeds the query and, when the focus changed it, recall's own query too.
+    vectors = get_embedder().embed([text, *([focus["text"]] if focus["text"] != text else [])]) if text else []
+    embedding = vectors[0].tolist() if text else None
+    recall_embedding = vectors[1].tolist() if len(vectors) > 1 else None
     recall = selectors.context_recall(
         user_id=user_id, session_id=request.session_id, sections=sections, limits=limits, embedding=embedding,
         recall_embedding=recall_embedding, during=_time_asked(text) if text else None, speaker=focus["speaker"],
