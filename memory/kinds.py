@@ -48,18 +48,20 @@ FACTS = Kind(
     name="facts", label="Fact", category="long_term", title="Facts", item_title="Fact", item_type="fact",
     order_by="recorded_at",
     fields=("subject", "predicate", "object", "confidence", "valid_from", "valid_until", "recorded_at",
-            "expired_at", "status"),
+            "expired_at", "status", "corrected_by"),
     search_query=cypher.FACTS_SEARCH, section="Facts:", default_limit=10,
 )
 PREFERENCES = Kind(
     name="preferences", label="Preference", category="long_term", title="Preferences", item_title="Preference",
     item_type="preference", order_by="valid_from",
-    fields=("category", "preference", "context", "confidence", "valid_from", "valid_until", "status"),
+    fields=("category", "preference", "context", "confidence", "valid_from", "valid_until", "status",
+            "corrected_by"),
     search_query=cypher.PREFERENCES_SEARCH, section="Preferences:", default_limit=5,
 )
 ENTITIES = Kind(
     name="entities", label="Entity", category="long_term", title="Entities", item_title="Entity",
-    item_type="entity", order_by="created_at", fields=("name", "type", "aliases", "description", "created_at"),
+    item_type="entity", order_by="created_at",
+    fields=("name", "type", "aliases", "description", "created_at", "corrected_by"),
     search_query=cypher.ENTITIES_SEARCH, section="Entities:", default_limit=5,
 )
 TRACES = Kind(

@@ -78,6 +78,7 @@ def test_the_persons_correction_is_what_the_agent_sees_and_extraction_does_not_b
     assert "Lyon" in context and "Paris" not in context
     version = selectors.item_get(user_id=subject.user_id, kind="facts", uid=correction.version_uid)
     assert version["status"] == "current" and version["object"] == "Lyon"
+    assert version["corrected_by"] == "the person"  # its provenance, on the item itself
 
 
 def test_a_correction_made_before_a_late_extraction_wins_as_one_made_after(granted):
