@@ -13,7 +13,7 @@ from memory import services
 from portal.celery import app
 from portal.outbox import work_redispatch
 from portal.tasks import work_redispatch_task
-from tests.portal.test_outbox import append, broker_at, statuses
+from tests.portal.test_outbox import append, broker_at, mine, statuses
 from tests.portal.test_redis_outage import RedisServer, app_redis_server  # noqa: F401  (a fixture)
 
 # The worker reads the rows these tests write, so they are committed.
@@ -55,17 +55,17 @@ def test_broker_killed_under_a_worker_loses_no_accepted_work(own_broker, celery_
     assert [r.json()["results"][0]["extraction"] for r in accepted] == ["pending", "pending"]
     export = governance_services.export_request(subject=subject)  # queued on commit: the broker refuses it
     assert ExportJob.objects.get(pk=export.pk).status == JobStatus.QUEUED
-    assert work_redispatch(delay_seconds=0) == {"extractions": 0, "exports": 0, "erasures": 0}
+    assert mine(work_redispatch(delay_seconds=0)) == {"extractions": 0, "exports": 0, "erasures": 0}
 
     own_broker.start()  # empty: whatever it held is gone, as after a restart without persistence
     wait_for(lambda: app.control.ping(timeout=0.5), timeout=60, every=0.5)  # the worker is back on it
     settings.WORK_STUCK_SECONDS = 0
     health = client.get("/healthz").json()
-    assert health["status"] == "degraded" and health["stuck"] == ["exports", "extractions"]
+    assert health["status"] == "degraded" and set(health["stuck"]) >= {"exports", "extractions"}
     assert health["work"]["extractions"]["waiting"] == 2 and health["work"]["exports"]["waiting"] == 1
 
     with override_settings(WORK_DISPATCH_DELAY_SECONDS=0):
-        assert work_redispatch_task.apply().get() == {"extractions": 2, "exports": 1, "erasures": 0}
+        assert mine(work_redispatch_task.apply().get()) == {"extractions": 2, "exports": 1, "erasures": 0}
     wait_for(lambda: set(statuses(user_id).values()) == {"done"})
     wait_for(lambda: ExportJob.objects.get(pk=export.pk).status == JobStatus.DONE)
     health = client.get("/healthz")

@@ -67,6 +67,11 @@ def derived(user_id) -> dict[str, int]:
     return {f"{label}:{what}": n for label, nodes, links in rows for what, n in (("nodes", nodes), ("links", links))}
 
 
+def mine(counts: dict[str, int]) -> dict[str, int]:
+    """Return the counts of the kinds of work these tests make (other apps register kinds of their own)."""
+    return {kind: counts[kind] for kind in ("extractions", "exports", "erasures")}
+
+
 def extraction_queue() -> int:
     return broker_redis().llen("extraction")
 
@@ -126,12 +131,13 @@ def test_exports_and_erasures_requested_with_the_broker_down_are_queued_when_it_
     with broker_down(), django_capture_on_commit_callbacks(execute=True):
         export = governance_services.export_request(subject=exporter)
         erasure = governance_services.erasure_request(subject=eraser, scope=ErasureScope.ALL)
-    assert work_redispatch(delay_seconds=0) == {"extractions": 0, "exports": 1, "erasures": 1}
+    assert mine(work_redispatch(delay_seconds=0)) == {"extractions": 0, "exports": 1, "erasures": 1}
     export_build_task.apply(args=(export.pk,))
     subject_erase_task.apply(args=(erasure.pk,))
     assert ExportJob.objects.get(pk=export.pk).status == JobStatus.DONE
     assert ErasureJob.objects.get(pk=erasure.pk).status == JobStatus.DONE
-    assert work_redispatch(delay_seconds=0, redispatch_seconds=1) == {"extractions": 0, "exports": 0, "erasures": 0}
+    assert mine(work_redispatch(delay_seconds=0, redispatch_seconds=1)) == {"extractions": 0, "exports": 0,
+                                                                              "erasures": 0}
 
 
 def test_work_status_and_healthz_report_stuck_work_without_content(granted, client, settings):
@@ -147,7 +153,7 @@ def test_work_status_and_healthz_report_stuck_work_without_content(granted, clie
     settings.WORK_STUCK_SECONDS = 0
     response = client.get("/healthz")
     body = response.json()
-    assert body["stuck"] == ["extractions"]
+    assert "extractions" in body["stuck"] and "exports" not in body["stuck"]
     assert body["work"]["extractions"]["waiting"] == 1 and body["work"]["exports"]["waiting"] == 0
     assert uid not in response.content.decode() and "K1234567" not in response.content.decode()
 
