@@ -16,9 +16,9 @@ from governance import cypher, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
 from memory import ingest
 from memory.kinds import ENTITIES, ERASE_ORDER, FACTS, KINDS, MESSAGES, PREFERENCES, TRACES, category_labels
-from memory.models import CATEGORIES, ConsentRecord, Grant, MemoryAccess, RetentionChoice, RetentionPolicy, Subject
+from memory.models import (CATEGORIES, ConsentRecord, Correction, Grant, MemoryAccess, RetentionChoice,
+                           RetentionPolicy, Subject)
 from memory.selectors import retention_cutoffs
-from memory.models import Correction
 from portal.audit import Actor, audit_record
 from portal.exceptions import ApplicationError
 from portal.graphdb import rows, scalar

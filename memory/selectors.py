@@ -12,8 +12,8 @@ from django.utils import timezone
 from memory import adoption_cypher, cypher
 from memory.access_state import access_state_cached
 from memory.kinds import kind_get
-from memory.models import CATEGORIES, Agent, ConsentRecord, Grant, RetentionChoice, RetentionPolicy, Subject
-from memory.models import Correction
+from memory.models import (CATEGORIES, Agent, ConsentRecord, Correction, Grant, RetentionChoice, RetentionPolicy,
+                           Subject)
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
 from portal.graphdb import moment, rows, vector_search_filters
 from portal.outbox import WorkCount, WorkItem

@@ -19,9 +19,8 @@ from memory import cypher, ingest, selectors
 from memory.embeddings import get_embedder
 from memory.graph import ENTITY_TYPES
 from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, kind_get
-from memory.models import (CATEGORIES, Agent, AgentToken, ConsentRecord, Grant, MemoryAccess, MemoryAccessItem,
-                           Subject)
-from memory.models import Correction, CorrectionStatus
+from memory.models import (CATEGORIES, Agent, AgentToken, ConsentRecord, Correction, CorrectionStatus, Grant,
+                           MemoryAccess, MemoryAccessItem, Subject)
 from memory.selectors import ACCESS_QUEUE, consented_categories, item_get
 from portal.audit import Actor, actor_label, audit_record
 from portal.exceptions import ApplicationError, NotFound
