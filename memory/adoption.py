@@ -445,7 +445,8 @@ def vector_index_conflicts(*, dimensions: int) -> list[dict]:
     `resize`: on one of memory's vector properties, of another size than the embedder's (NAM's
     default is 1536); adopt_nam recomputes the vectors, then install_labels --replace-vector-indexes
     builds the index again. `rename`: there, of the right size, under another name than NAM's, so a
-    NAM agent's search (by name) finds no index. `foreign`: any other index of another size.
+    NAM agent's search (by name) finds no index (the portal's filtered index beside NAM's, on Neo4j
+    2026, is not one). `foreign`: any other index of another size.
     """
     names = {(label, prop): name for name, label, prop in memory_cypher.VECTOR_INDEXES}
     conflicts = []
@@ -455,7 +456,7 @@ def vector_index_conflicts(*, dimensions: int) -> list[dict]:
             conflicts.append({**index, "problem": "resize", "expected": shared,
                               "stale": scalar(cypher.vectors_of_another_size(index["label"]),
                                               {"property": index["property"], "dimensions": dimensions})})
-        elif shared and index["name"] != shared:
+        elif shared and index["name"] != shared and index["name"] not in memory_cypher.FILTERED_VECTOR_INDEXES:
             conflicts.append({**index, "problem": "rename", "expected": shared})
         elif index["dimensions"] != dimensions and not shared and index["name"] not in NAM_ONLY_VECTOR_INDEXES:
             conflicts.append({**index, "problem": "foreign"})

@@ -21,6 +21,7 @@ SCHEMA = [
 
 # Where the server filters vector searches inside the index (Neo4j 2026.01+, portal.graphdb
 # .vector_search_filters): messages by person and time, so recall need not score all of a person's messages.
+FILTERED_VECTOR_INDEXES = ("message_embedding_filtered",)
 SCHEMA_VECTOR_FILTERED = [
     "CYPHER 25 CREATE VECTOR INDEX message_embedding_filtered IF NOT EXISTS FOR (m:Message) ON m.embedding "
     "WITH [m.user_id, m.created_at] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "

@@ -109,3 +109,9 @@ def test_filtered_search_keeps_the_time_span_the_exclusions_and_retention(filter
     assert len(within) == 9 and not {row["uid"] for row in within} & set(excluded)
     assert all(during[0] <= row["created_at"] < during[1] for row in within)
 
+
+
+def test_the_filtered_index_beside_nams_is_no_conflict_for_install_labels(filtered):
+    from memory.adoption import vector_index_conflicts
+
+    assert vector_index_conflicts(dimensions=get_embedder().dimensions) == []
