@@ -505,13 +505,14 @@ def _correction_apply(*, correction: Correction, actor: Actor) -> None:
         label = kind_get(correction.kind).label
         correction.version_uid = ingest.derived_uid(user_id, correction.kind, "correction", str(correction.public_id))
         props, stated_from = _version_props(kind=correction.kind, item=item, value=value)
-        statements = [
-            {**s, "key": ingest.statement_key_restated(key=s["key"], valid_from=stated_from),
-             "valid_from": stated_from or s["valid_from"]}
-            for s in graphdb.rows(cypher.STATEMENTS_OF[label], {"user_id": user_id, "uid": correction.target_uid})
-        ]
         with db.transaction:
+            # Under the person's write lock, so no extraction adds a statement the version would miss.
             db.cypher_query(cypher.PERSON_WRITE_LOCK, {"user_id": user_id})
+            statements = [
+                {**s, "key": ingest.statement_key_restated(key=s["key"], valid_from=stated_from),
+                 "valid_from": stated_from or s["valid_from"]}
+                for s in graphdb.rows(cypher.STATEMENTS_OF[label], {"user_id": user_id, "uid": correction.target_uid})
+            ]
             groups = ingest.node_statement_groups(user_id=user_id, uids=[correction.target_uid])
             created = graphdb.scalar(cypher.VERSION_CREATE[label], {
                 "user_id": user_id, "uid": correction.target_uid, "version_uid": correction.version_uid,
