@@ -13,7 +13,7 @@ JOB_CLAIM_SECONDS = 30 * 60
              ignore_result=True)
 def export_build_task(self, job_id: int) -> None:
     """Build one export archive (a retry starts the archive again; one worker at a time per job)."""
-    with work_claim(kind="exports", key=str(job_id)) as claimed:
+    with work_claim(kind="exports", key=str(job_id), holder=self.request.id) as claimed:
         if not claimed:
             return
         try:
@@ -29,7 +29,7 @@ def export_build_task(self, job_id: int) -> None:
              ignore_result=True)
 def subject_erase_task(self, job_id: int) -> None:
     """Carry out one erasure (every step is idempotent, so a retry finishes what a failure left)."""
-    with work_claim(kind="erasures", key=str(job_id)) as claimed:
+    with work_claim(kind="erasures", key=str(job_id), holder=self.request.id) as claimed:
         if not claimed:
             return
         try:

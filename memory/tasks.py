@@ -9,7 +9,7 @@ from portal.outbox import work_claim
              ignore_result=True)
 def message_extract(self, message_uid: str, user_id: str) -> str:
     """Turn one stored message into long-term memory (idempotent; one worker at a time per message)."""
-    with work_claim(kind="extractions", key=message_uid) as claimed:
+    with work_claim(kind="extractions", key=message_uid, holder=self.request.id) as claimed:
         if not claimed:
             return "running"  # a re-dispatch raced the first task: that one extracts it
         try:

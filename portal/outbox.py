@@ -135,10 +135,18 @@ def work_status(*, stuck_seconds: float | None = None) -> dict[str, dict]:
 
 
 @contextmanager
-def work_claim(*, kind: str, key: str) -> Iterator[bool]:
-    """Hold the item's claim while the block runs it; yield False when another worker holds it now."""
+def work_claim(*, kind: str, key: str, holder: str) -> Iterator[bool]:
+    """Hold the item's claim while the block runs it; yield False when another task holds it now.
+
+    `holder` is the task's id: a task delivered again after its worker died (the same id) takes its
+    own claim back at once, while another task for the item (a re-dispatch) waits until it lapses.
+    """
     lock = app_redis().lock(_claim_key(kind, key), timeout=_KINDS[kind].claim_seconds, blocking=False)
-    acquired = lock.acquire()
+    acquired = lock.acquire(token=holder)
+    if not acquired:
+        lock.local.token = holder.encode()
+        with suppress(LockError):  # held by another task
+            acquired = lock.reacquire()
     try:
         yield acquired
     finally:

@@ -112,7 +112,7 @@ def test_a_redispatch_racing_the_first_task_extracts_once(granted):
     with broker_down():
         result = append(client, subject.user_id, "I work at Northwind Traders in Porto.", "m-1").json()["results"][0]
     uid, user_id = result["uid"], subject.user_id
-    with work_claim(kind="extractions", key=uid) as claimed:  # a first task is running it now
+    with work_claim(kind="extractions", key=uid, holder="first-task") as claimed:  # a first task is running it
         assert claimed
         assert work_redispatch(delay_seconds=0)["extractions"] == 0  # a claimed item is not queued again
         assert message_extract.apply(args=(uid, user_id)).get() == "running"
@@ -123,6 +123,16 @@ def test_a_redispatch_racing_the_first_task_extracts_once(granted):
     assert once["Entity:nodes"] >= 1 and once["Fact:nodes"] >= 1
     assert message_extract.apply(args=(uid, user_id)).get() == "done"
     assert derived(user_id) == once
+
+
+def test_a_task_delivered_again_after_its_worker_died_takes_its_claim_back(granted):
+    subject, _, client = granted
+    with broker_down():
+        uid = append(client, subject.user_id, "I live in Lisbon.", "m-1").json()["results"][0]["uid"]
+    with work_claim(kind="extractions", key=uid, holder="task-1"):  # its worker was killed holding it
+        assert message_extract.apply(args=(uid, subject.user_id), task_id="task-2").get() == "running"
+        assert message_extract.apply(args=(uid, subject.user_id), task_id="task-1").get() == "done"
+    assert statuses(subject.user_id) == {"I live in Lisbon.": "done"}
 
 
 def test_exports_and_erasures_requested_with_the_broker_down_are_queued_when_it_is_back(
