@@ -483,6 +483,7 @@ def _correction_apply(*, correction: Correction, actor: Actor) -> None:
     """Write the correction to the graph and mark it applied (the caller's transaction holds both)."""
     user_id, value = correction.subject.user_id, correction.value
     item = item_get(user_id=user_id, kind=correction.kind, uid=correction.target_uid)
+    correction.previous = _json_ready({name: item.get(name) for name in value})  # as it is now, for an undo
     if correction.kind == ENTITIES.name:
         name = value.get("name", item["name"])
         embedding = get_embedder().embed([name])[0].tolist()
@@ -525,7 +526,7 @@ def _correction_apply(*, correction: Correction, actor: Actor) -> None:
                 ingest.group_settle(user_id=user_id, group=group)
     correction.status, correction.decided_at = CorrectionStatus.APPLIED, timezone.now()
     correction.decided_by = actor_label(actor)
-    correction.save(update_fields=["status", "decided_at", "decided_by", "version_uid", "corrected_by"])
+    correction.save(update_fields=["status", "decided_at", "decided_by", "version_uid", "corrected_by", "previous"])
 
 
 def _version_props(*, kind: str, item: dict, value: dict) -> tuple[dict, date | None]:

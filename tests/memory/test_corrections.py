@@ -300,3 +300,12 @@ def test_undoing_preference_and_entity_corrections_restores_them_and_reject_is_a
     services.correction_reject(correction=Correction.objects.get(public_id=proposal), actor=subject.account)
     assert AuditEvent.objects.filter(action="correction.reject", target_id=entity).count() == 1
     assert selectors.item_get(user_id=subject.user_id, kind="entities", uid=entity)["name"] == "Jon Smyth"
+
+    # A proposal accepted after the item changed is undone to what it was when accepted.
+    late = _correct(client, subject.user_id, "entities", entity, name="J. Smyth").json()["correction"]
+    services.correction_create(subject=subject, kind="entities", uid=entity, value={"name": "Jonathan Smyth"},
+                               actor=subject.account)
+    late = services.correction_accept(correction=Correction.objects.get(public_id=late), actor=subject.account)
+    assert late.previous == {"name": "Jonathan Smyth"}
+    services.correction_undo(correction=late, actor=subject.account)
+    assert selectors.item_get(user_id=subject.user_id, kind="entities", uid=entity)["name"] == "Jonathan Smyth"
