@@ -521,6 +521,28 @@ _TIME_BRANCH_EXACT = """
 CONTEXT_READ = _CONTEXT_READ.replace("@VECTOR_BRANCH@", _VECTOR_BRANCH_EXACT.strip()).replace(
     "@TIME_BRANCH@", _TIME_BRANCH_EXACT.strip())
 
+# The same branches through the in-index filtered search of Neo4j 2026.01+ (MESSAGES_BY_VECTOR_SEARCH):
+# VECTOR_SEARCH_OVERFETCH candidates per message wanted, plus as many as the recent turns it may drop
+# (the index's LIMIT takes parameters only), re-ranked by exact cosine.
+_VECTOR_BRANCH_SEARCH = """
+  MATCH (m:Message)
+    SEARCH m IN (VECTOR INDEX message_embedding_filtered FOR recall_vector
+      WHERE m.user_id = $user_id
+      LIMIT $depth * """ + str(VECTOR_SEARCH_OVERFETCH) + """ + $history_limit)
+  WITH m, recall_vector WHERE NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
+  WITH m, vector.similarity.cosine(m.embedding, recall_vector) AS score
+  ORDER BY score DESC LIMIT $depth"""
+_TIME_BRANCH_SEARCH = """
+  MATCH (m:Message)
+    SEARCH m IN (VECTOR INDEX message_embedding_filtered FOR recall_vector
+      WHERE m.user_id = $user_id AND m.created_at >= $after AND m.created_at < $before
+      LIMIT $depth * """ + str(VECTOR_SEARCH_OVERFETCH) + """ + $history_limit)
+  WITH m, recall_vector WHERE NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
+  WITH m, vector.similarity.cosine(m.embedding, recall_vector) AS score
+  ORDER BY score DESC LIMIT $depth"""
+CONTEXT_READ_SEARCH = "CYPHER 25\n" + _CONTEXT_READ.replace("@VECTOR_BRANCH@", _VECTOR_BRANCH_SEARCH.strip()).replace(
+    "@TIME_BRANCH@", _TIME_BRANCH_SEARCH.strip())
+
 # --- extraction, resolution, supersession ------------------------------------------------------
 
 MESSAGE_FOR_EXTRACTION = """

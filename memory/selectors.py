@@ -236,7 +236,8 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
                    lucene: str | None = None, entity_lucene: str | None = None,
                    during: tuple[datetime, datetime] | None = None, speaker: str | None = None,
                    as_of: datetime | None = None, cutoffs: dict[str, datetime | None]) -> dict:
-    """Read all a context recalls in one statement (cypher.CONTEXT_READ) and fuse its message recall.
+    """Read all a context recalls in one statement (cypher.CONTEXT_READ, or CONTEXT_READ_SEARCH where the
+    server filters vector searches inside the index) and fuse its message recall.
 
     `sections` says which of history (the session's last `limits["history"]` turns), recall (the most
     relevant `limits["messages"]` messages, see `_messages_fused`), long_term (facts, preferences and
@@ -244,7 +245,7 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
     """
     after, before = during or (None, None)
     depth = max(limits["messages"], RECALL_DEPTH)
-    found = rows(cypher.CONTEXT_READ, {
+    found = rows(cypher.CONTEXT_READ_SEARCH if vector_search_filters() else cypher.CONTEXT_READ, {
         "user_id": user_id, "session_id": session_id, "sections": sections, "history_limit": limits["history"],
         "embedding": embedding, "recall_embedding": recall_embedding, "lucene": lucene,
         "entity_lucene": entity_lucene, "after": after, "before": before, "depth": depth,
