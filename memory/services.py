@@ -12,8 +12,9 @@ import redis
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from neo4j.exceptions import ConstraintError, TransientError
+from neo4j.exceptions import TransientError
 from neomodel import db
+from neomodel.exceptions import UniqueProperty
 
 from memory import cypher, ingest, selectors
 from memory.embeddings import get_embedder
@@ -389,7 +390,7 @@ class CorrectionConflict(ApplicationError):
 
 
 def correction_value_check(*, kind: str, value: dict) -> dict:
-    """Return the fields of a correction that change something, or refuse it naming the field."""
+    """Return the fields a correction of this kind sets, or refuse it naming the field."""
     if kind not in CORRECTABLE:
         raise ApplicationError(f"Only {', '.join(CORRECTABLE)} can be corrected.", {"fields": {"kind": [kind]}})
     fields = {name: value[name] for name in CORRECTION_FIELDS[kind] if value.get(name) not in (None, "")}
@@ -495,7 +496,7 @@ def _correction_apply(*, correction: Correction, actor: Actor) -> None:
             with db.transaction:
                 db.cypher_query(cypher.PERSON_WRITE_LOCK, {"user_id": user_id})
                 graphdb.scalar(cypher.ENTITY_CORRECT, params)
-        except ConstraintError:
+        except UniqueProperty:  # neomodel's name for the (user_id, type, key) constraint refusing it
             raise CorrectionConflict("You already have another entity of that type and name; forget one of them "
                                      "or correct the other.", {"fields": {"type": ["Taken by another entity."]}})
         correction.version_uid = correction.target_uid

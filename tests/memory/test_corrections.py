@@ -309,3 +309,15 @@ def test_undoing_preference_and_entity_corrections_restores_them_and_reject_is_a
     assert late.previous == {"name": "Jonathan Smyth"}
     services.correction_undo(correction=late, actor=subject.account)
     assert selectors.item_get(user_id=subject.user_id, kind="entities", uid=entity)["name"] == "Jonathan Smyth"
+
+
+def test_an_entity_cannot_be_corrected_into_another_of_the_same_type_and_name(granted):
+    subject, _, client = granted
+    _say(client, subject.user_id, "Jordan is my friend; Jordan is also where I travel.",
+         entities=[{"name": "Jordan", "type": "PERSON"}, {"name": "Jordan", "type": "LOCATION"}])
+    person = _uid(subject.user_id, "entities", type="PERSON")
+    Grant.objects.filter(subject=subject).update(may_correct=True)
+    response = _correct(client, subject.user_id, "entities", person, type="LOCATION")
+    assert response.status_code == 409 and set(response.json()) == {"message", "extra"}
+    assert selectors.item_get(user_id=subject.user_id, kind="entities", uid=person)["type"] == "PERSON"
+    assert Correction.objects.filter(status="applied").count() == 0
