@@ -170,7 +170,9 @@ class Command(BaseCommand):
                 while Path(f"/proc/{pid}").exists() or _listening(int(os.environ["NEO4J_BOLT_PORT"])):
                     time.sleep(0.1)  # gone for good, or the launcher would take the dying one for a running Neo4j
                 time.sleep(1)
-                subprocess.run([NEO4J, "start"], capture_output=True, timeout=300, check=True)
+                # The launcher gives up waiting after 120 s; recovery on a loaded machine may take longer.
+                subprocess.run([NEO4J, "start"], capture_output=True, timeout=300)
+                self._rows("RETURN 1 AS up")
         return self._run("k", options, fault)
 
     def _broker_outage_run(self, options) -> dict:
@@ -275,7 +277,7 @@ class Command(BaseCommand):
         return [row for row in self._rows(MESSAGES) if row["client_id"].startswith(f"{tag}-")]
 
     def _rows(self, query: str) -> list[dict]:
-        for _ in range(60):  # Neo4j may still be recovering from a kill
+        for _ in range(600):  # Neo4j may still be recovering from a kill
             try:
                 found, columns = db.cypher_query(query, {"user_id": self.user_id})
                 return [dict(zip(columns, row)) for row in found]
