@@ -58,10 +58,6 @@ def work_kind_register(kind: WorkKind) -> None:
     _KINDS[kind.name] = kind
 
 
-def work_kinds() -> list[str]:
-    return list(_KINDS)
-
-
 def work_enqueue(*, kind: str, entries: list[tuple[str, tuple]]) -> int:
     """Queue one task per (key, args) entry; return how many were queued (fewer when the broker is down).
 
