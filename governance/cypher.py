@@ -199,7 +199,7 @@ EXPIRED_COUNTS = {label: f"MATCH (n:{label} {{user_id: $user_id}}) WHERE {_expir
                   for label in RETAINED_LABELS}
 
 # A batch of expired facts, preferences or entities; the groups of facts and preferences are returned
-# so that what stays in them is settled again.
+# so that what stays in them is settled again, and the uids, so that their corrections go too.
 EXPIRED_DERIVED_DELETE = {label: f"""
 MATCH (n:{label} {{user_id: $user_id}}) WHERE {_expired(label)}
 WITH n LIMIT $batch
@@ -211,8 +211,9 @@ CALL (batch) {{
          key: CASE WHEN n:Fact THEN toLower(n.subject) ELSE n.topic END, predicate: n.predicate,
          exclusive: n:Preference OR n.cardinality = 'single'}}) AS groups
 }}
+WITH batch, groups, [n IN batch | n.uid] AS uids
 FOREACH (n IN batch | DETACH DELETE n)
-RETURN size(batch) AS deleted, groups
+RETURN size(batch) AS deleted, groups, uids
 """ for label in ("Fact", "Preference", "Entity")}
 
 # The oldest batch of expired messages (oldest first, so a conversation only ever loses the start of
@@ -236,8 +237,10 @@ CALL (batch) {
   MATCH (d)-[:EXTRACTED_FROM]->(m)
   WHERE (d:Fact OR d:Preference) AND NOT EXISTS { MATCH (d)-[:EXTRACTED_FROM]->(other:Message) WHERE NOT other IN batch }
   WITH DISTINCT d
+  WITH d, d.uid AS uid, d:Fact AS fact
   DETACH DELETE d
-  RETURN count(*) AS derived
+  RETURN count(CASE WHEN fact THEN 1 END) AS facts, count(CASE WHEN NOT fact THEN 1 END) AS preferences,
+         collect(uid) AS uids
 }
 CALL (batch) {
   UNWIND batch AS m
@@ -254,7 +257,7 @@ CALL (batch) {
   RETURN collect(DISTINCT c) AS conversations
 }
 FOREACH (m IN batch | DETACH DELETE m)
-WITH batch, groups, derived, orphans, conversations
+WITH batch, groups, facts, preferences, uids, orphans, conversations
 CALL (conversations) {
   UNWIND conversations AS c
   WITH c WHERE NOT (c)-[:FIRST_MESSAGE]->()
@@ -264,7 +267,7 @@ CALL (conversations) {
   CREATE (c)-[:FIRST_MESSAGE]->(first)
   RETURN count(*) AS relinked
 }
-RETURN size(batch) AS messages, derived + orphans AS deleted, groups
+RETURN size(batch) AS messages, facts, preferences, orphans AS entities, groups, uids
 """
 
 # A batch of expired traces with their steps and tool calls.

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from governance import cypher, selectors
@@ -382,13 +383,15 @@ def retention_apply(*, subject: Subject, at: datetime | None = None, actor: Acto
                 batch = rows(cypher.EXPIRED_DERIVED_DELETE[kind.label], params)[0]
                 deleted[kind.name] += batch["deleted"]
                 _groups_settle(user_id=subject.user_id, groups=batch["groups"])
+                _corrections_forget(subject=subject, uids=batch["uids"])
                 if batch["deleted"] < RETENTION_BATCH:
                     break
         while True:
             batch = rows(cypher.EXPIRED_MESSAGES_DELETE, params)[0]
-            deleted[MESSAGES.name] += batch["messages"]
-            deleted[FACTS.name] += batch["deleted"]
+            for kind in (MESSAGES, FACTS, PREFERENCES, ENTITIES):
+                deleted[kind.name] += batch[kind.name]
             _groups_settle(user_id=subject.user_id, groups=batch["groups"])
+            _corrections_forget(subject=subject, uids=batch["uids"])
             if batch["messages"] < RETENTION_BATCH:
                 break
         while True:
@@ -413,6 +416,12 @@ def retention_apply(*, subject: Subject, at: datetime | None = None, actor: Acto
                                                                     for c, t in cutoffs.items()}},
                      after={"deleted": deleted, "exports_expired": exports, "residue": residue})
     return {"deleted": deleted, "exports_expired": exports, "residue": residue}
+
+
+def _corrections_forget(*, subject: Subject, uids: list[str]) -> None:
+    """Delete the correction rows of deleted items: they hold the values, before and after."""
+    if uids:
+        Correction.objects.filter(subject=subject).filter(Q(target_uid__in=uids) | Q(version_uid__in=uids)).delete()
 
 
 def _groups_settle(*, user_id: str, groups: list[dict]) -> None:

@@ -25,7 +25,7 @@ from governance.models import ExportJob, JobStatus
 from memory import ingest
 from memory import selectors as memory_selectors
 from memory import services as memory_services
-from memory.models import SCOPES, Agent, RetentionChoice, RetentionPolicy
+from memory.models import SCOPES, Agent, Correction, RetentionChoice, RetentionPolicy
 from portal.exceptions import ApplicationError, NotFound
 from portal.models import AuditEvent
 
@@ -255,3 +255,18 @@ def test_traces_expire_with_their_steps_and_empty_conversations_go(person):
     rows, _ = db.cypher_query("MATCH (n {user_id: $u}) RETURN labels(n)[0] AS label ORDER BY label",
                               {"u": p["subject"].user_id})
     assert rows == [["User"]]
+
+
+def test_a_corrected_item_past_retention_goes_with_its_corrections(member):
+    p = member()
+    say(p, "chat", ("user", "I like quince tea.", timezone.now() - 40 * DAY))
+    [preference] = memory_selectors.item_list(user_id=p["subject"].user_id, kind="preferences")["items"]
+    memory_services.correction_create(subject=p["subject"], kind="preferences", uid=preference["uid"],
+                                      value={"preference": "likes plum tea"}, actor=p["user"])
+    assert "plum" in context(p, "What tea do I like?")["context"]
+    services.retention_choose(subject=p["subject"], category="history", days=30, actor=p["user"])
+    assert "plum" not in context(p, "What tea do I like?")["context"]
+    done = services.retention_apply(subject=p["subject"])
+    assert done["deleted"]["preferences"] == 2 and sum(done["residue"].values()) == 0  # the version and the wrong one
+    assert not Correction.objects.filter(subject=p["subject"]).exists()
+    assert graph_mentions("plum") == graph_mentions("quince") == 0
