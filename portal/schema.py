@@ -73,6 +73,8 @@ def _input(field) -> bool:
 
 
 class PortalAutoSchema(AutoSchema):
+    """drf-spectacular's AutoSchema, adding the errors, bounds and strictness the server has."""
+
     def get_operation(self, path, path_regex, path_prefix, method, registry):
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None or not path.startswith("/api/"):
@@ -102,8 +104,9 @@ class PortalAutoSchema(AutoSchema):
         if not _input(field):
             return
         if isinstance(field, serializers.ListSerializer):
-            if field.min_length is not None or not field.allow_empty:
-                schema["minItems"] = max(field.min_length or 0, 0 if field.allow_empty else 1)
+            fewest = max(field.min_length or 0, 0 if field.allow_empty else 1)
+            if fewest:
+                schema["minItems"] = fewest
             if field.max_length is not None:
                 schema["maxItems"] = field.max_length
         elif isinstance(field, serializers.JSONField) and not field.allow_null:

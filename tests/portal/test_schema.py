@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from drf_spectacular.generators import SchemaGenerator
+
 from memory import services
 from memory.models import SCOPES
 
@@ -47,3 +49,24 @@ def test_a_body_larger_than_the_limit_is_the_documented_413(granted):
     assert response.status_code == 413 and response.json() == {
         "message": "The body is larger than 5 MiB; nothing was read or stored.", "extra": {}}
     assert client.get(f"/api/v1/users/{subject.user_id}/messages/").json()["items"] == []
+
+
+def test_every_operation_documents_its_errors_with_the_one_body_and_refuses_unknown_fields():
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    error = {"$ref": "#/components/schemas/Error"}
+    operations = [(path, method, op) for path, ops in schema["paths"].items() for method, op in ops.items()]
+    assert len(operations) >= 10
+    for path, method, operation in operations:
+        documented = operation["responses"]
+        assert {"401", "403", "429", "503"} <= set(documented), (method, path)
+        for code, response in documented.items():
+            if code >= "400":
+                assert response["content"]["application/json"]["schema"] == error, (method, path, code)
+        if "requestBody" in operation:
+            assert {"400", "413"} <= set(documented), (method, path)
+            body = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+            assert schema["components"]["schemas"][body]["additionalProperties"] is False, (method, path)
+    messages = schema["components"]["schemas"]["MessageAppendInput"]["properties"]["messages"]
+    assert (messages["minItems"], messages["maxItems"]) == (1, 100)
+    search = schema["components"]["schemas"]["KnowledgeSearchInput"]
+    assert search["allOf"] == [{"not": {"required": ["query", "messages"]}}]
