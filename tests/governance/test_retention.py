@@ -270,3 +270,20 @@ def test_a_corrected_item_past_retention_goes_with_its_corrections(member):
     assert done["deleted"]["preferences"] == 2 and sum(done["residue"].values()) == 0  # the version and the wrong one
     assert not Correction.objects.filter(subject=p["subject"]).exists()
     assert graph_mentions("plum") == graph_mentions("quince") == 0
+
+
+def test_staff_set_the_default_and_a_stricter_one_per_agent_on_the_admin_site(member):
+    p = member()
+    admin = get_user_model().objects.create_superuser(username="root", email="root@example.com", password="x-long-pw-1")
+    client = Client()
+    client.force_login(admin)
+    add = "/admin/memory/retentionpolicy/add/"
+    assert client.post(add, {"category": "history", "agent": "", "days": "90"}).status_code == 302
+    refused = client.post(add, {"category": "history", "agent": p["agent"].pk, "days": "120"})
+    assert refused.status_code == 200 and b"may only be stricter than the default (90 days)" in refused.content
+    assert client.post(add, {"category": "history", "agent": p["agent"].pk, "days": "7"}).status_code == 302
+    assert memory_selectors.retention_days(subject=p["subject"], agent=p["agent"])["history"] == 7
+    assert list(AuditEvent.objects.filter(action="retention.policy").order_by("pk").values_list("target_id", "after__days")) == [
+        ("history:*", 90), (f"history:{p['agent'].agent_id}", 7)]
+    page = p["client"].get("/me/retention/").content.decode()
+    assert "90 days" in page
