@@ -4,8 +4,8 @@ The hot path answers these from memory instead of the database. An entry is vali
 of the access state, a random value in Redis that every change to an agent, token, grant, consent
 row, retention policy or subject replaces (`access_state_invalidate`: model signals and the
 queryset's bulk writes call it, in the change's transaction and again once it commits). Each
-lookup reads the version first, one Redis GET, so a revoke, pause or withdrawal holds from the
-very next request on every web node. With Redis unreachable the cache is cleared and bypassed;
+lookup reads the version first (an API request once, at its start: one Redis GET), so a revoke,
+pause or withdrawal holds from the very next request on every web node. With Redis unreachable the cache is cleared and bypassed;
 a change made while Redis was down is seen by a process that served no request meanwhile after
 `ACCESS_CACHE_SECONDS` at the latest.
 """
@@ -13,7 +13,9 @@ a change made while Redis was down is seen by a process that served no request m
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TypeVar
 
 import redis
@@ -28,6 +30,8 @@ VERSION_KEY = "access-state:version"
 # Entries a process keeps before it starts again from empty (a person and an agent are one entry).
 MAX_ENTRIES = 50_000
 _entries: dict[tuple, tuple[bytes, float, object]] = {}
+# The version an API request read once at its start (access_state_pinned).
+_pinned: ContextVar[bytes | None] = ContextVar("access_state_pinned", default=None)
 
 
 def access_state_invalidate() -> None:
@@ -63,9 +67,19 @@ def _version() -> bytes | None:
         return None
 
 
+@contextmanager
+def access_state_pinned() -> Iterator[None]:
+    """Read the version once for the block (one API request), so that its lookups cost no Redis round trip each."""
+    pinned = _pinned.set(_version())
+    try:
+        yield
+    finally:
+        _pinned.reset(pinned)
+
+
 def access_state_cached(*, key: tuple, load: Callable[[], T | None]) -> T | None:
     """Return the cached value for `key` at the current version, else `load()` (cached unless None)."""
-    version = _version()
+    version = _pinned.get() or _version()
     if version is None:
         return load()
     now = time.monotonic()

@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from memory import selectors, services
+from memory.access_state import access_state_pinned
 from memory.api import serializers as s
 from memory.api.authentication import AgentTokenAuthentication
 from memory.api.permissions import HasScope
@@ -21,6 +22,10 @@ from portal.schema import error_response
 class AgentApi(APIView):
     authentication_classes = [AgentTokenAuthentication]
     throttle_classes = [AgentRateThrottle]
+
+    def dispatch(self, request, *args, **kwargs):
+        with access_state_pinned():  # token, grant, consent and retention checked against one version read
+            return super().dispatch(request, *args, **kwargs)
 
     @property
     def agent(self):
