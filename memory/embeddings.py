@@ -42,6 +42,23 @@ class MiniLMEmbedder:
         self.tokenizer.enable_truncation(max_length=self.max_tokens)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self.weights = load_file(str(model_dir / "model.safetensors"))
+        self.blocks = [self._block(f"encoder.layer.{i}.") for i in range(self.layers)]
+
+    def _block(self, prefix: str) -> dict[str, np.ndarray]:
+        """Take one layer's dense weights out of `weights`, laid out for its matrix products: query, key
+        and value as one 384 x 1152 product, every matrix transposed and contiguous."""
+        w = self.weights
+        names = ("query", "key", "value")
+        return {
+            "qkv": np.ascontiguousarray(np.concatenate([w.pop(f"{prefix}attention.self.{n}.weight") for n in names]).T),
+            "qkv_bias": np.concatenate([w.pop(f"{prefix}attention.self.{n}.bias") for n in names]),
+            "out": np.ascontiguousarray(w.pop(prefix + "attention.output.dense.weight").T),
+            "out_bias": w.pop(prefix + "attention.output.dense.bias"),
+            "inner": np.ascontiguousarray(w.pop(prefix + "intermediate.dense.weight").T),
+            "inner_bias": w.pop(prefix + "intermediate.dense.bias"),
+            "output": np.ascontiguousarray(w.pop(prefix + "output.dense.weight").T),
+            "output_bias": w.pop(prefix + "output.dense.bias"),
+        }
 
     def count_tokens(self, text: str) -> int:
         return len(self.tokenizer.encode(text, add_special_tokens=False).ids)
@@ -67,21 +84,17 @@ class MiniLMEmbedder:
         x = _layer_norm(x, w, "embeddings.LayerNorm")
         bias = (1.0 - mask)[:, None, None, :] * np.float32(-1e9)
         head_dim = self.dimensions // self.heads
-        for i in range(self.layers):
+        for i, block in enumerate(self.blocks):
             p = f"encoder.layer.{i}."
-
-            def split(name):
-                y = _dense(x, w, p + name)
-                return y.reshape(batch, length, self.heads, head_dim).transpose(0, 2, 1, 3)
-
-            q, k, v = split("attention.self.query"), split("attention.self.key"), split("attention.self.value")
+            qkv = (x @ block["qkv"] + block["qkv_bias"]).reshape(batch, length, 3, self.heads, head_dim)
+            q, k, v = qkv.transpose(2, 0, 3, 1, 4)
             scores = q @ k.transpose(0, 1, 3, 2) / np.float32(math.sqrt(head_dim)) + bias
             scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
             attention = scores / scores.sum(axis=-1, keepdims=True)
             context = (attention @ v).transpose(0, 2, 1, 3).reshape(batch, length, self.dimensions)
-            x = _layer_norm(x + _dense(context, w, p + "attention.output.dense"), w, p + "attention.output.LayerNorm")
-            inner = _gelu(_dense(x, w, p + "intermediate.dense"))
-            x = _layer_norm(x + _dense(inner, w, p + "output.dense"), w, p + "output.LayerNorm")
+            x = _layer_norm(x + context @ block["out"] + block["out_bias"], w, p + "attention.output.LayerNorm")
+            inner = _gelu(x @ block["inner"] + block["inner_bias"])
+            x = _layer_norm(x + inner @ block["output"] + block["output_bias"], w, p + "output.LayerNorm")
         return x
 
 
@@ -137,10 +150,6 @@ class CachedEmbedder:
             while len(self._vectors) > self.size:
                 self._vectors.popitem(last=False)
         return np.vstack([found[text] for text in texts])
-
-
-def _dense(x, w, prefix):
-    return x @ w[prefix + ".weight"].T + w[prefix + ".bias"]
 
 
 def _layer_norm(x, w, prefix, eps=1e-12):
