@@ -22,6 +22,7 @@ from rest_framework.test import APIClient
 
 from governance import selectors, services
 from governance.models import ExportJob, JobStatus
+from governance.tasks import retention_apply_task
 from memory import ingest
 from memory import selectors as memory_selectors
 from memory import services as memory_services
@@ -287,3 +288,16 @@ def test_staff_set_the_default_and_a_stricter_one_per_agent_on_the_admin_site(me
         ("history:*", 90), (f"history:{p['agent'].agent_id}", 7)]
     page = p["client"].get("/me/retention/").content.decode()
     assert "90 days" in page
+
+
+def test_the_beat_run_covers_whom_retention_applies_to_and_its_task_applies_it(member):
+    chose, other = member(), member()
+    said = say(chose, "chat", ("user", "I like quince tea.", timezone.now() - 40 * DAY))
+    services.retention_choose(subject=chose["subject"], category="history", days=30, actor=chose["user"])
+    assert list(selectors.retention_subjects()) == [chose["subject"]]
+    RetentionPolicy.objects.create(category="reasoning", days=365)
+    assert list(selectors.retention_subjects()) == [chose["subject"], other["subject"]]
+    retention_apply_task.apply(args=[chose["subject"].pk]).get()  # what the worker runs for each
+    with pytest.raises(NotFound):
+        memory_selectors.item_get(user_id=chose["subject"].user_id, kind="messages", uid=said[0],
+                                  cutoffs=dict.fromkeys(("history", "long_term", "reasoning")))
