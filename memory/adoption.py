@@ -53,7 +53,7 @@ class Plan:
     copies: dict[str, list[dict]] = field(default_factory=lambda: {"Entity": [], "Preference": []})
     entity_nodes: list[str] = field(default_factory=list)
     links_adopt: list[dict] = field(default_factory=list)
-    links_copy: dict[str, list[dict]] = field(default_factory=lambda: {"SAME_AS": [], "RELATED_TO": []})
+    links_copy: dict[str, list[dict]] = field(default_factory=lambda: {type_: [] for type_ in cypher.LINK_TYPES})
     links_delete: list[str] = field(default_factory=list)
     traces: list[dict] = field(default_factory=list)
     tool_calls: list[str] = field(default_factory=list)
@@ -227,12 +227,14 @@ def _entities_plan(plan: Plan, messages: dict[str, str]) -> dict[str, dict[str, 
 
 
 def _links_plan(plan: Plan, placed: dict[str, dict[str, str | None]]) -> None:
-    """Plan SAME_AS and RELATED_TO for each person both ends belong to; report those between people."""
+    """Plan an entity's SAME_AS and RELATED_TO, and a preference's APPLIES_TO and ABOUT its entity, for each
+    person both ends belong to (between that person's copies); report those between people."""
     for link in rows(cypher.NAM_ENTITY_LINKS):
         start, end = placed.get(link["start"]), placed.get(link["end"])
         if start is None or end is None or not set(start) & set(end):
             plan.refuse(label=link["type"], nam_id=None, node=link["rel"],
-                        reason="its entities belong to no common person")
+                        reason=f"its {'entities' if link['from_label'] == 'Entity' else 'preference and entity'} "
+                               "belong to no common person")
             continue
         properties = {}
         if link["type"] == "SAME_AS":
@@ -248,7 +250,9 @@ def _links_plan(plan: Plan, placed: dict[str, dict[str, str | None]]) -> None:
             plan.links_delete.append(link["rel"])
 
 
-def _preferences_plan(plan: Plan) -> None:
+def _preferences_plan(plan: Plan) -> dict[str, dict[str, str | None]]:
+    """Plan preferences for the NAM users who have them; return node -> owner -> planned node."""
+    placed: dict[str, dict[str, str | None]] = {}
     for preference in rows(cypher.NAM_PREFERENCES):
         owners = sorted({plan.subjects[i] for i in preference["identifiers"] if i in plan.subjects})
         if not owners:
@@ -260,10 +264,13 @@ def _preferences_plan(plan: Plan) -> None:
             return {"uid": _uid(user_id, "Preference", preference["nam_id"], preference["node"]),
                     "nam_id": preference["nam_id"], "status": "current", "recorded_at": preference["created_at"]}
 
+        placed[preference["node"]] = {}
         for user_id, node, properties in _shared_plan(plan, label="Preference", node=preference["node"],
                                                       owners=owners, properties_for=properties_for):
+            placed[preference["node"]][user_id] = node
             plan.own(node=node, label="Preference", user_id=user_id, properties=properties,
                      text=preference["preference"], dimensions=preference["dimensions"])
+    return placed
 
 
 def _facts_plan(plan: Plan, messages: dict[str, str]) -> None:
@@ -336,8 +343,8 @@ def nam_plan() -> Plan:
     conversations = _conversations_plan(plan)
     messages = _messages_plan(plan, conversations)
     placed = _entities_plan(plan, messages)
+    placed |= _preferences_plan(plan)
     _links_plan(plan, placed)
-    _preferences_plan(plan)
     _facts_plan(plan, messages)
     _traces_plan(plan)
     _unowned_rest(plan)
@@ -386,7 +393,7 @@ def _graph_write(plan: Plan) -> None:
     db.cypher_query(cypher.MENTIONS_MOVE, {"rows": moves["Entity"]})
     db.cypher_query(cypher.SOURCES_MOVE, {"rows": moves["Entity"]})
     db.cypher_query(cypher.PREFERENCE_OWNERS_MOVE, {"rows": moves["Preference"]})
-    copy_of = {(move["node"], move["user_id"]): move["copy"] for move in moves["Entity"]}
+    copy_of = {(move["node"], move["user_id"]): move["copy"] for label in moves for move in moves[label]}
     for links in plan.links_copy.values():
         for link in links:
             for end in ("start", "end"):

@@ -106,10 +106,15 @@ RETURN elementId(t) AS node, t.id AS nam_id, t.session_id AS session_id, t.task 
 """
 
 # SAME_AS and RELATED_TO with an unowned end: split with the entities they join.
+# Links that must join one person's nodes: an entity's to another (SAME_AS, RELATED_TO), a preference's
+# to the entity it is scoped to or about (NAM's APPLIES_TO, and ABOUT from LINK_PREFERENCE_TO_ENTITY).
+LINK_TYPES = ("SAME_AS", "RELATED_TO", "APPLIES_TO", "ABOUT")
 NAM_ENTITY_LINKS = """
-MATCH (a:Entity)-[r:SAME_AS|RELATED_TO]->(b:Entity) WHERE a.user_id IS NULL OR b.user_id IS NULL
-RETURN elementId(r) AS rel, type(r) AS type, elementId(a) AS start, elementId(b) AS end,
-       r.confidence AS confidence, r.match_type AS match_type
+MATCH (a)-[r:SAME_AS|RELATED_TO|APPLIES_TO|ABOUT]->(b:Entity)
+WHERE (a.user_id IS NULL OR b.user_id IS NULL)
+  AND ((a:Entity AND type(r) IN ['SAME_AS', 'RELATED_TO']) OR (a:Preference AND type(r) IN ['APPLIES_TO', 'ABOUT']))
+RETURN elementId(r) AS rel, type(r) AS type, CASE WHEN a:Entity THEN 'Entity' ELSE 'Preference' END AS from_label,
+       elementId(a) AS start, elementId(b) AS end, r.confidence AS confidence, r.match_type AS match_type
 """
 
 # --- writes -----------------------------------------------------------------------------------
@@ -209,8 +214,8 @@ UNWIND $nodes AS node
 MATCH (n:Entity) WHERE elementId(n) = node
 REMOVE n:""" + ":".join(NAM_ENTITY_LABELS)
 
-# SAME_AS and RELATED_TO copied between the copies that belong to the same person; the portal reads
-# a merge's scores and evidence as JSON.
+# A link copied between the copies that belong to the same person; the portal reads a merge's scores
+# and evidence as JSON.
 _LINK_COPY = """
 UNWIND $rows AS row
 MATCH ()-[r:{type}]->() WHERE elementId(r) = row.rel
@@ -219,7 +224,7 @@ MATCH (b) WHERE elementId(b) = row.end
 CREATE (a)-[copy:{type}]->(b)
 SET copy = properties(r), copy += row.properties
 """
-LINK_COPY = {type_: _LINK_COPY.format(type=type_) for type_ in ("SAME_AS", "RELATED_TO")}
+LINK_COPY = {type_: _LINK_COPY.format(type=type_) for type_ in LINK_TYPES}
 
 LINKS_ADOPT = """
 UNWIND $rows AS row

@@ -342,3 +342,35 @@ def test_an_adopted_persons_export_holds_their_messages_entities_preferences_fac
     relationships = json.loads(archive.read("relationships.json"))
     assert {r["type"] for r in relationships} >= {"HAS_MESSAGE", "MENTIONS", "HAS_PREFERENCE", "HAS_STEP",
                                                   "HAS_TOOL_CALL", "NEXT_MESSAGE"}
+
+
+# NAM 0.8.0's _link_preference_to_entity (memory/long_term.py), as its add_preference(about=...) writes it.
+NAM_PREFERENCE_APPLIES_TO = """
+MATCH (p:Preference {id: $preference_id})
+MATCH (e:Entity {id: $entity_id})
+MERGE (p)-[:APPLIES_TO]->(e)
+"""
+
+
+def test_a_preferences_applies_to_joins_each_persons_own_copies_and_one_between_people_is_reported():
+    graph = nam_graph_load()
+    people = nam_people(graph)
+    nam_id = {n["properties"].get("preference") or n["properties"].get("name"): n["properties"].get("id")
+              for n in graph["nodes"] if n["labels"][0] in ("Preference", "Entity")}
+    db.cypher_query(NAM_PREFERENCE_APPLIES_TO, {"preference_id": nam_id["prefers dark mode in every app"],
+                                                "entity_id": nam_id["Lisbon"]})
+    db.cypher_query(NAM_PREFERENCE_APPLIES_TO, {"preference_id": nam_id["keep answers short"],
+                                                "entity_id": nam_id["Web Summit"]})
+
+    report = nam_adopt()
+
+    assert all("Lisbon" in people[i]["entities"] and "prefers dark mode in every app" in people[i]["preferences"]
+               for i in IDENTIFIERS)
+    found, _ = db.cypher_query("MATCH (p:Preference)-[:APPLIES_TO]->(e:Entity) RETURN p.user_id, e.user_id, e.name "
+                               "ORDER BY p.user_id, e.user_id")
+    # The one between two people (Alice's preference, Carol's entity) is reported and left as NAM wrote it.
+    assert found == [["nam-alice", "nam-alice", "Lisbon"], ["nam-alice", "nam-carol", "Web Summit"],
+                     ["nam-bob", "nam-bob", "Lisbon"], ["nam-carol", "nam-carol", "Lisbon"]]
+    assert ("APPLIES_TO", "its preference and entity belong to no common person") in [
+        (row["label"], row["reason"]) for row in report["unowned"]]
+    assert nam_adopt()["adopted"] == {}
