@@ -63,7 +63,13 @@ WITH c
 // The time of the last message: a new one may not be said before it.
 OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(tail:Message)
 WHERE NOT (tail)-[:NEXT_MESSAGE]->()
-RETURN c.uid AS uid, tail.created_at AS last_created_at
+// Messages already stored that the new batch might repeat: by client id, or by content among the last few.
+CALL (c) {
+  MATCH (c)-[:HAS_MESSAGE]->(m:Message)
+  WHERE m.client_id IN $client_ids OR (m.seq > c.last_seq - $window AND m.content_hash IN $hashes)
+  RETURN collect([m.uid, m.seq, m.client_id, m.content_hash]) AS seen
+}
+RETURN c.uid AS uid, tail.created_at AS last_created_at, seen
 """
 
 # Locks the conversation node first (SET), so the tail read after it is the committed one even if
@@ -107,13 +113,6 @@ CALL (created) {
 UNWIND created AS m
 RETURN m.uid, m.seq, m.client_id, m.content_hash
 ORDER BY m.seq
-"""
-
-# Messages already stored for the conversation that a new batch might repeat.
-MESSAGES_SEEN = """
-MATCH (c:Conversation {user_id: $user_id, session_id: $session_id})-[:HAS_MESSAGE]->(m:Message)
-WHERE m.client_id IN $client_ids OR (m.seq > c.last_seq - $window AND m.content_hash IN $hashes)
-RETURN m.uid, m.seq, m.client_id, m.content_hash
 """
 
 # Forgetting a message: the four steps below run in one transaction. The chain stays linked

@@ -185,15 +185,12 @@ def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: l
 def _conversation_write(*, user_id: str, agent_id: str, session_id: str, rows: list[dict]) -> tuple[list, list]:
     """Append the rows that are not repeats in one transaction; return the results so far and the rows created."""
     with db.transaction:
-        (conversation_uid, previous), = db.cypher_query(
-            cypher.CONVERSATION_MERGE, {"user_id": user_id, "session_id": session_id, "agent_id": agent_id}
-        )[0]
-        previous = previous.to_native() if previous is not None else None
-        seen, _ = db.cypher_query(cypher.MESSAGES_SEEN, {
-            "user_id": user_id, "session_id": session_id, "window": 2 * len(rows),
+        (conversation_uid, previous, seen), = db.cypher_query(cypher.CONVERSATION_MERGE, {
+            "user_id": user_id, "session_id": session_id, "agent_id": agent_id, "window": 2 * len(rows),
             "client_ids": [r["client_id"] for r in rows if r["client_id"]],
             "hashes": [r["content_hash"] for r in rows if not r["client_id"]],
-        })
+        })[0]
+        previous = previous.to_native() if previous is not None else None
         known = {(client_id or digest): (uid, seq) for uid, seq, client_id, digest in seen}
         results, fresh, now = [], [], timezone.now()
         for index, row in enumerate(rows):
