@@ -198,7 +198,7 @@ class Command(BaseCommand):
     def _run(self, tag: str, options, fault) -> dict:
         total, clients = options["appends"], options["clients"]
         progress = Progress(total)
-        codes, accepted, lock = Counter(), set(), threading.Lock()
+        codes, accepted, pending, lock = Counter(), set(), set(), threading.Lock()
 
         def client(n: int):
             connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
@@ -224,6 +224,8 @@ class Command(BaseCommand):
                         if result["stored"] or result.get("reason") == "duplicate":
                             with lock:
                                 accepted.add(client_id)
+                                if result.get("extraction") == "pending":
+                                    pending.add(client_id)
                             break
                     time.sleep(0.2 + self.rng.random() * 0.3)
                 progress.advance()
@@ -245,18 +247,19 @@ class Command(BaseCommand):
             thread.join()
         if failures:
             raise CommandError(f"the fault could not be injected: {failures[0]!r}")
-        return {**self._settle(tag, accepted), "accepted": len(accepted), "refused_then_retried": sum(
-            v for k, v in codes.items() if k not in (200, 201)), "server_errors": codes[500]}
+        return {**self._settle(tag, accepted), "accepted": len(accepted), "accepted_extraction_pending": len(pending),
+                "refused_then_retried": sum(v for k, v in codes.items() if k not in (200, 201)),
+                "server_errors": codes[500]}
 
     def _settle(self, tag: str, accepted: set[str]) -> dict:
         """Run the Beat task's function until nothing waits (or two minutes pass), then count."""
-        deadline = time.monotonic() + 120
+        deadline, redispatched = time.monotonic() + 120, 0
         while time.monotonic() < deadline:
             statuses = Counter(row["status"] for row in self._messages(tag))
             if not statuses["pending"]:
                 break
             try:
-                work_redispatch(delay_seconds=2)
+                redispatched += work_redispatch(delay_seconds=2)["extractions"]
             except (*TRANSIENT, OSError):
                 pass  # a store still recovering: the next round dispatches it
             time.sleep(2)
@@ -271,6 +274,7 @@ class Command(BaseCommand):
             "stuck_pending": sum(1 for row in messages if row["status"] != "done"),
             "chain_breaks": sum(1 for row in chains if row["firsts"] != 1 or row["walked"] != row["messages"]
                                 or sorted(row["seqs"]) != list(range(1, row["messages"] + 1))),
+            "redispatched": redispatched,
         }
 
     def _messages(self, tag: str) -> list[dict]:
