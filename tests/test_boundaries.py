@@ -37,10 +37,12 @@ API = {
                                   {"user_id": "{user}", "outcome": "done", "success": True}),
     "memory-api:item_list": ("get", "/api/v1/users/{user}/facts/", None),
     "memory-api:item_detail": ("get", "/api/v1/users/{user}/facts/{fact}", None),
+    "memory-api:correction_create": ("post", "/api/v1/users/{user}/facts/{fact}/corrections", {"object": "Oslo"}),
     "knowledge-api:search": ("post", "/api/v1/knowledge/search", {"profile": "any", "query": "hello"}),
 }
 NOBODY = {"knowledge-api:search"}
-WITH_ITEM = {"memory-api:trace_step_add", "memory-api:trace_complete", "memory-api:item_detail"}
+WITH_ITEM = {"memory-api:trace_step_add", "memory-api:trace_complete", "memory-api:item_detail",
+             "memory-api:correction_create"}
 # Pages of /me/ that are public by design: an account deletion's receipt, found by its unguessable id.
 PUBLIC = {"governance:account_deleted"}
 
@@ -89,9 +91,11 @@ def people(make_subject, make_agent, api_for):
         erasure = governance_services.erasure_request(subject=subject, scope="category", category="reasoning")
         fact = item_list(user_id=subject.user_id, kind="facts")["items"][0]["uid"]
         conversation = page.get("/me/conversations/").context["conversations"][0]["uid"]
+        correction = api.post(f"/api/v1/users/{subject.user_id}/facts/{fact}/corrections",
+                              {"object": f"{name}town"}, format="json").json()["correction"]
         found[name] = {"subject": subject, "agent": agent, "api": api, "page": page, "message": message,
                        "trace": trace, "fact": fact, "conversation": conversation, "export": export.public_id,
-                       "erasure": erasure.public_id}
+                       "erasure": erasure.public_id, "correction": correction}
     return found
 
 
@@ -137,8 +141,9 @@ def _page_kwargs(name: str, owner: dict | None) -> dict:
         values |= {"uid": MISSING, "agent_id": "no-such-agent", "public_id": uuid.uuid4()}
     else:
         erasure = name in ("governance:erasure_detail", "governance:account_deleted")
+        public_id = "correction" if "correction" in name else "erasure" if erasure else "export"
         values |= {"uid": owner["conversation"] if "conversation" in name else owner["fact"],
-                   "agent_id": owner["agent"].agent_id, "public_id": owner["erasure" if erasure else "export"]}
+                   "agent_id": owner["agent"].agent_id, "public_id": owner[public_id]}
     return {key: values[key] for key in pattern.pattern.converters}
 
 
@@ -179,7 +184,8 @@ STAFF = {p.name: p for p in review_urls(admin.site)} | {
 
 @pytest.mark.parametrize("name", sorted(STAFF))
 def test_every_staff_page_is_for_staff_with_its_permission(name, make_subject, staff):
-    url = reverse(f"admin:{name}", kwargs={key: "x" for key in STAFF[name].pattern.converters})
+    converters = STAFF[name].pattern.converters
+    url = reverse(f"admin:{name}", kwargs={key: uuid.uuid4() if key == "public_id" else "x" for key in converters})
     assert _visit(Client(), url).status_code == 302, name
     person = Client()
     person.force_login(make_subject().account)
