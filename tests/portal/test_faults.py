@@ -1,7 +1,11 @@
-"""Faults with the real services: the broker killed under a real worker loses nothing, and the app's
-Redis stopped gives every API endpoint family a JSON answer (never an HTML 500)."""
+"""Faults with the real services: the broker killed under a real worker loses nothing, Neo4j SIGKILLed
+during appends loses and doubles nothing, and the app's Redis stopped gives every API endpoint family a
+JSON answer (never an HTML 500)."""
 
+import os
+import signal
 import time
+from pathlib import Path
 
 import pytest
 from django.test import override_settings
@@ -10,9 +14,11 @@ from neomodel import db
 from governance import services as governance_services
 from governance.models import ExportJob, JobStatus
 from memory import services
+from portal import graphdb
 from portal.celery import app
 from portal.outbox import work_redispatch
 from portal.tasks import work_redispatch_task
+from tests.portal.test_neo4j_launcher import launched  # noqa: F401  (a fixture: a Neo4j of this module's own)
 from tests.portal.test_outbox import append, broker_at, mine, statuses
 from tests.portal.test_redis_outage import RedisServer, app_redis_server  # noqa: F401  (a fixture)
 
@@ -113,3 +119,47 @@ def test_with_the_app_redis_down_every_api_family_answers_json(granted, app_redi
         if response.status_code == 503:
             assert response.json()["extra"] == {"service": "redis"}, family
     assert calls["append"].status_code == 503 and calls["context"].status_code == 200
+
+
+def test_neo4j_killed_during_appends_loses_and_doubles_nothing(granted, launched):
+    env, run = launched
+    subject, _, api = granted
+    accepted, refused = [], 0
+    with override_settings(NEO4J_URL=f"bolt://neo4j:launcher-secret@127.0.0.1:{env['NEO4J_BOLT_PORT']}"):
+        db.close_connection()
+        graphdb.configure()
+        try:
+            for n in range(16):
+                if n == 8:  # SIGKILLed, as in a crash: the next append is refused, then Neo4j starts again
+                    pid = int((Path(env["NEO4J_HOME"]) / "launcher.pid").read_text())
+                    os.kill(pid, signal.SIGKILL)
+                    wait_for(lambda: not Path(f"/proc/{pid}").exists(), timeout=30, every=0.1)
+                    down = append(api, subject.user_id, f"note {n}", f"n-{n}")
+                    assert down.status_code == 503 and down.json()["extra"] == {"service": "neo4j"}
+                    assert "nothing was changed" in down.json()["message"]
+                    run("start")  # it may give up waiting before a loaded machine has recovered the store
+                    wait_for(_graph_answers, timeout=300, every=1)
+                for _ in range(10):  # an agent retries what was refused, with the same client id
+                    response = append(api, subject.user_id, f"note {n}", f"n-{n}")
+                    if response.status_code in (200, 201):
+                        accepted.append(f"n-{n}")
+                        break
+                    assert response.status_code in (409, 503), response.content
+                    refused += 1
+            rows, _ = db.cypher_query(
+                "MATCH (c:Conversation {user_id: $u})-[:FIRST_MESSAGE]->(first) "
+                "MATCH p = (first)-[:NEXT_MESSAGE*0..]->(last) WHERE NOT (last)-[:NEXT_MESSAGE]->() "
+                "RETURN [m IN nodes(p) | m.client_id], COUNT { (c)-[:HAS_MESSAGE]->() }", {"u": subject.user_id})
+        finally:
+            db.close_connection()
+    graphdb.configure()
+    [(chain, messages)] = rows
+    assert chain == accepted == [f"n-{n}" for n in range(16)] and messages == 16, (chain, refused)
+
+
+def _graph_answers() -> bool:
+    try:
+        return graphdb.scalar("RETURN 1 AS up") == 1
+    except Exception:  # still recovering
+        db.close_connection()
+        return False
