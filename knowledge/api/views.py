@@ -35,7 +35,7 @@ class KnowledgeSearchApi(APIView):
     class OutputSerializer(serializers.Serializer):
         profile = serializers.CharField()
         query = serializers.CharField(help_text="The text that was searched for.")
-        items = KnowledgeItemSerializer(many=True)
+        items = KnowledgeItemSerializer(many=True, help_text="None when the request holds no text to search for.")
 
     @extend_schema(request=InputSerializer, responses={
         200: OutputSerializer, 404: error_response("No retrieval profile of that name that this agent may use.")})
@@ -46,5 +46,5 @@ class KnowledgeSearchApi(APIView):
         profile = retrieval_profile_get_for_agent(agent=request.auth.agent, name=args["profile"])
         query = knowledge_query_text(query=args.get("query"), messages=args.get("messages", []),
                                      window=profile.message_window)
-        items = knowledge_search(profile=profile, query=query, top_k=args.get("top_k"))
+        items = knowledge_search(profile=profile, query=query, top_k=args.get("top_k")) if query.strip() else []
         return Response(self.OutputSerializer({"profile": profile.name, "query": query, "items": items}).data)
