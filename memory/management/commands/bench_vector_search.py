@@ -37,6 +37,7 @@ CREATE (c)-[:HAS_MESSAGE]->(n)
 """
 
 AWAIT_INDEXES = "CALL db.awaitIndexes(3600)"
+COUNT = "MATCH (m:Message {user_id: $user_id}) RETURN count(m) AS n"
 CLEAN = "MATCH (n) WHERE n.user_id STARTS WITH $prefix CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS"
 
 
@@ -51,6 +52,7 @@ class Command(BaseCommand):
         parser.add_argument("--sizes", default="1000,10000,100000", help="messages of each measured person")
         parser.add_argument("--others", type=int, default=50, help="other people, 1,000 messages each")
         parser.add_argument("--overfetch", default="1,2,5,10,20,40", help="rows asked of the index per row wanted")
+        parser.add_argument("--turns", type=int, default=3000, help="distinct LoCoMo turns the messages copy")
         parser.add_argument("--queries", type=int, default=100)
         parser.add_argument("--repeat", type=int, default=2, help="timed passes over the queries (after a warm one)")
         parser.add_argument("--reuse", action="store_true", help="measure a graph a previous --keep run left")
@@ -60,6 +62,7 @@ class Command(BaseCommand):
         sizes = [int(n) for n in options["sizes"].split(",")]
         overfetches = [int(n) for n in options["overfetch"].split(",")]
         turns, questions = self._corpus(Path(options["locomo"]))
+        turns = turns[:options["turns"]]
         embedder = get_embedder()
         started = time.monotonic()
         turn_vectors = self._turn_vectors(turns)
@@ -70,9 +73,10 @@ class Command(BaseCommand):
         people |= {f"bench-vs-other-{i}": 1000 for i in range(options["others"])}
         call_command("install_labels", verbosity=0)
         if options["reuse"]:
-            found = rows("MATCH (m:Message) WHERE m.user_id STARTS WITH 'bench-vs-' RETURN count(m) AS n")[0]["n"]
-            if found != sum(people.values()):
-                raise CommandError(f"--reuse found {found} bench messages, not {sum(people.values())}")
+            for size in sizes:
+                found = rows(COUNT, {"user_id": f"bench-vs-{size}"})[0]["n"]
+                if found != size:
+                    raise CommandError(f"--reuse found {found} messages of bench-vs-{size}, not {size}")
             seed_seconds = 0.0
         else:
             if rows("MATCH (m:Message) RETURN count(m) AS n")[0]["n"]:
@@ -100,16 +104,21 @@ class Command(BaseCommand):
         turns = list(dict.fromkeys(t["text"] for c in conversations for s in c["sessions"] for t in s["turns"]
                                    if t.get("text")))
         questions = [q["question"] for c in conversations for q in c["questions"]]
-        order = np.random.default_rng(11).permutation(len(questions))
-        return turns, [questions[i] for i in order]
+        rng = np.random.default_rng(11)
+        return [turns[i] for i in rng.permutation(len(turns))], [questions[i] for i in rng.permutation(len(questions))]
 
     def _turn_vectors(self, turns: list[str]) -> np.ndarray:
-        """Embed the turns in batches, once: later runs read the vectors back from var/."""
-        digest = hashlib.sha256(json.dumps([get_embedder().name, turns]).encode()).hexdigest()[:16]
+        """Embed the turns once, in batches of similar length (little padding); later runs read them from var/."""
+        embedder = get_embedder()
+        digest = hashlib.sha256(json.dumps([embedder.name, turns]).encode()).hexdigest()[:16]
         cached = Path(settings.BASE_DIR) / "var" / "bench_vector_search" / f"turns-{digest}.npy"
         if cached.exists():
             return np.load(cached)
-        vectors = np.vstack([get_embedder().embed(turns[i:i + 32]) for i in range(0, len(turns), 32)])
+        order = sorted(range(len(turns)), key=lambda i: len(turns[i]))
+        vectors = np.zeros((len(turns), embedder.dimensions), dtype=np.float32)
+        for start in range(0, len(order), 16):
+            batch = order[start:start + 16]
+            vectors[batch] = embedder.embed([turns[i] for i in batch])
         cached.parent.mkdir(parents=True, exist_ok=True)
         np.save(cached, vectors)
         return vectors
