@@ -315,9 +315,11 @@ class Command(BaseCommand):
 
     @contextmanager
     def _timed(self, spent, calls):
-        """Time every Neo4j statement, embedding, SQL query, Redis round trip, formatting and JSON rendering."""
+        """Time every Neo4j statement and commit, embedding, SQL query, Redis round trip, formatting and JSON
+        rendering."""
         embedder = get_embedder()
-        patched = [(db, "cypher_query", "neo4j"), (embedder, "embed", "embedding"), (context, "_format", "formatting"),
+        patched = [(db, "cypher_query", "neo4j"), (db, "commit", "neo4j_commit"), (embedder, "embed", "embedding"),
+                   (context, "_format", "formatting"),
                    (JSONRenderer, "render", "serialization"), (redis.Redis, "execute_command", "redis"),
                    (redis.client.Pipeline, "execute", "redis")]
         originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patched]
