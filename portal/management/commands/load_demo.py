@@ -1,7 +1,8 @@
 """The demo: people, agents and weeks of memory written the way agents and workers write them.
 
-Wiring, so it may reach every app: memory's append and trace services with the worker's extraction
-step run inline, governance's export and erasure services with their workers' steps run inline.
+Wiring, so it may reach every app: memory's append, trace and correction services with the worker's
+extraction step run inline, governance's export, erasure and retention services with their workers'
+steps run inline.
 """
 
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from governance.models import ErasureJob, ErasureScope, JobStatus
 from knowledge.models import RetrievalProfile
 from memory import ingest, services
 from memory.context import ContextRequest, context_build
+from memory import selectors as memory_selectors
 from memory.models import SCOPES, Agent, Subject
 from memory.selectors import consented_categories
 
@@ -33,6 +35,8 @@ REVIEWERS = ("Reviewers", ["review_merges", "review_facts", "review_traces", "vi
 ASSISTANT = {"agent_id": "demo-assistant", "name": "Demo assistant", "scopes": list(SCOPES)}
 CALENDAR = {"agent_id": "demo-calendar", "name": "Calendar helper", "scopes": ["context:read", "messages:write"]}
 TOKEN_NAME = "make run demo"
+# Kept a year, so nothing of the demo's eight weeks is past it.
+HISTORY_DAYS = 365
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,8 @@ class Command(BaseCommand):
         agents = {ASSISTANT["agent_id"]: assistant, CALENDAR["agent_id"]: calendar}
         for session in person_sessions(now):
             self._session(subject, agents[session.agent_id], session, now)
+        self._corrections(subject, assistant, now)
+        self._retention(subject)
         self._export(subject)
         self._former(assistant, now)
         self.stdout.write(f"Demo agent '{assistant.agent_id}' token (shown once, revoked at the next load): {secret}")
@@ -237,6 +243,39 @@ class Command(BaseCommand):
         self.stdout.write(f"Erased the reasoning traces: {job.nodes_deleted} nodes, "
                           f"{reverse('governance:erasure_detail', args=[job.public_id])}")
 
+    def _corrections(self, subject: Subject, assistant: Agent, now: datetime) -> None:
+        """The person corrects an entity; the assistant proposes two corrections the person has not decided on."""
+        if memory_selectors.correction_list(subject=subject).exists():
+            self.stdout.write("Kept the corrections")
+            return
+        user_id = subject.user_id
+        northwind = _demo_item(user_id, "entities", name="Northwind Logistics")
+        services.correction_create(subject=subject, kind="entities", uid=northwind["uid"],
+                                   value={"aliases": ["Northwind"]}, reason="Everyone calls it Northwind.",
+                                   actor=subject.account)
+        first_day = (now - timedelta(days=19)).date()
+        first_day += timedelta(days=-first_day.weekday() % 7)
+        globex = _demo_item(user_id, "facts", object="Globex", status="current")
+        services.correction_create(subject=subject, kind="facts", uid=globex["uid"],
+                                   value={"valid_from": first_day.isoformat()}, agent=assistant,
+                                   reason="Your first day at Globex was on your calendar.",
+                                   actor=f"agent:{assistant.agent_id}")
+        jazz = next(item for item in memory_selectors.item_list(user_id=user_id, kind="preferences", limit=200)["items"]
+                    if "jazz" in item["preference"])
+        services.correction_create(subject=subject, kind="preferences", uid=jazz["uid"],
+                                   value={"preference": "loves live jazz"}, agent=assistant,
+                                   reason="You asked for a jazz quartet playing live.",
+                                   actor=f"agent:{assistant.agent_id}")
+        self.stdout.write("Corrected Northwind Logistics as the person; the assistant proposed two corrections")
+
+    def _retention(self, subject: Subject) -> None:
+        history = next(row for row in governance_selectors.retention_overview(subject=subject)
+                       if row["category"] == "history")
+        if history["chosen"] is None:
+            governance_services.retention_choose(subject=subject, category="history", days=HISTORY_DAYS,
+                                                 actor=subject.account)
+        self.stdout.write(f"Conversation history kept {HISTORY_DAYS} days")
+
     def _export(self, subject: Subject) -> None:
         ready = next((job for job in governance_selectors.export_list(subject=subject) if job.is_downloadable), None)
         if ready is None:
@@ -258,3 +297,9 @@ class Command(BaseCommand):
             self.stdout.write(f"Deleted the account {FORMER['email']}: {job.nodes_deleted} nodes")
         tombstone = reverse("governance:account_deleted", args=[job.public_id])
         self.stdout.write(f"A deleted account's tombstone: {tombstone}")
+
+
+def _demo_item(user_id: str, kind: str, **fields) -> dict:
+    """Return the demo person's item of a kind with these fields, which the demo's sessions wrote."""
+    return next(item for item in memory_selectors.item_list(user_id=user_id, kind=kind, limit=200)["items"]
+                if all(item.get(name) == value for name, value in fields.items()))
