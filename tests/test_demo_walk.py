@@ -22,6 +22,7 @@ from governance import selectors as governance_selectors
 from governance import urls as governance_urls
 from governance.models import ErasureJob, ErasureScope, JobStatus
 from memory import selectors as memory_selectors
+from memory.models import CorrectionStatus
 from memory.models import Agent, Subject
 from portal.admin_site import REVIEW_PAGES
 from review.urls import review_urls
@@ -163,7 +164,15 @@ def _item(user_id: str, kind: str, **fields) -> dict:
                 if all(i.get(name) == value for name, value in fields.items()))
 
 
-def test_walk_every_page_of_the_demo(demo, chromium, live_server):
+def _propose(client, token: str, user_id: str, kind: str, uid: str, value: dict) -> str:
+    """Propose a correction as the demo assistant does, through the API; return its id."""
+    response = client.post(f"/api/v1/users/{user_id}/{kind}/{uid}/corrections", value,
+                           content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert response.status_code == 202, response.content
+    return response.json()["correction"]
+
+
+def test_walk_every_page_of_the_demo(demo, chromium, live_server, client):
     _, browser = chromium
     WALK_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     subject = Subject.objects.get(account__email=PERSON[0])
@@ -183,7 +192,8 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server):
 
     me = Walk(browser, live_server.url, PERSON)
     g = lambda name, *args, **kwargs: reverse(f"governance:{name}", args=args, kwargs=kwargs)  # noqa: E731
-    me.visit("governance:overview", g("overview"), "Demo assistant", "Calendar helper", shot="01-overview")
+    me.visit("governance:overview", g("overview"), "Demo assistant", "Calendar helper", "Agents proposed 2 corrections",
+             shot="01-overview")
     me.visit("governance:consent", g("consent"), "Calendar helper", "Reasoning traces",
              "withdrawn", shot="03-consent-ledger")
     me.visit("governance:consent_erase", g("consent_erase", "reasoning"), "Reasoning traces",
@@ -192,16 +202,48 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server):
     me.submit("governance:agent_pause", "[data-testid=pause-demo-calendar]", "Calendar helper is paused",
               shot="04-agent-paused")
     me.page.click("[data-testid=resume-demo-calendar]")
+    me.submit("governance:agent_correct", "[data-testid=correct-directly-demo-calendar]",
+              "Calendar helper may now correct your memory without asking you first", "corrects directly")
+    me.submit("governance:agent_correct", "[data-testid=propose-only-demo-calendar]",
+              "Calendar helper can only propose corrections", shot="agent-proposes-corrections")
     me.visit("governance:agent_revoke", g("agent_revoke", "demo-calendar"), "Calendar helper")
     me.visit("governance:conversation_list", g("conversation_list"), "week-8-train", "week-1-moving-in")
     me.visit("governance:conversation_detail", g("conversation_detail", conversation["uid"]),
-             "Big news: I work at Globex now.", "Jonathon Smith sent me a farewell card", shot="14-conversation")
+             "Big news: I work at Globex now.", "Jonathon Smith sent me a farewell card",
+             "Demo assistant was given", shot="14-conversation")
     for kind, (item, value) in items.items():
         me.visit("governance:item_list", g("item_list", kind), value, shot=f"item-list-{kind}")
         me.visit("governance:item_detail", g("item_detail", kind, item["uid"]), value,
                  shot="06-entity-neighbourhood" if kind == "entities" else f"item-detail-{kind}")
         me.visit("governance:item_forget", g("item_forget", kind, item["uid"]), value, shot=f"item-forget-{kind}")
     me.visit("governance:access_list", g("access_list"), "Demo assistant", "Calendar helper", shot="08-access-log")
+    me.visit("governance:item_detail", g("item_detail", "preferences", items["preferences"][0]["uid"]),
+             "Agents that received it in a context", shot="item-uses")
+    assert "Demo assistant" in me.page.inner_text("#uses") and "(retention)" in me.page.inner_text("#kept-until")
+    me.visit("governance:retention", g("retention"), "365 days", shot="retention")
+    assert me.page.input_value("[data-testid=days-history]") == "365"
+
+    proposals = {c.kind: c for c in memory_selectors.correction_list(subject=subject, status=CorrectionStatus.PROPOSED)}
+    northwind = memory_selectors.correction_list(subject=subject, status=CorrectionStatus.APPLIED).get()
+    me.visit("governance:correction_list", g("correction_list"), "Your first day at Globex was on your calendar",
+             "loves live jazz", "agent demo-assistant", "applied", "the person", shot="correction-proposals")
+    me.submit("governance:correction_accept", f"#proposals tr[data-correction='{proposals['facts'].public_id}'] "
+              "input.accept", "Correction accepted", "Globex", "agent demo-assistant, accepted by the person",
+              shot="correction-accepted")
+    me.page.goto(f"{live_server.url}{g('correction_list')}")
+    me.submit("governance:correction_reject", f"#proposals tr[data-correction='{proposals['preferences'].public_id}'] "
+              "input.reject", "Correction rejected", "No proposals are waiting", "rejected")
+    me.visit("governance:item_detail", g("item_detail", "entities", northwind.target_uid), "Northwind",
+             "Everyone calls it Northwind.", shot="item-corrections-history")
+    me.visit("governance:item_correct", g("item_correct", "entities", northwind.target_uid), "Why (optional)",
+             shot="item-correct")
+    assert me.page.input_value("#correct-form input[name=name]") == "Northwind Logistics"
+    me.page.goto(f"{live_server.url}{g('item_detail', 'entities', northwind.target_uid)}")
+    me.submit("governance:correction_undo", f"#corrections tr[data-correction='{northwind.public_id}'] input.undo",
+              "Correction undone", "undone")
+    decided = {c.kind: c.status for c in memory_selectors.correction_list(subject=subject)}
+    assert decided == {"facts": "applied", "preferences": "rejected", "entities": "undone"}
+
     me.visit("governance:export_list", g("export_list"), "Done")
     me.visit("governance:export_detail", g("export_detail", export.public_id), "Download", shot="05-export-ready")
     archive = zipfile.ZipFile(io.BytesIO(me.download("governance:export_download", g("export_download",
@@ -251,6 +293,21 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server):
     reviewer.page.goto(f"{live_server.url}{r('review_fact_timeline')}{person}&subject=user")
     reviewer.submit("admin:review_fact_confirm", f"form[action='{r('review_fact_confirm', user, acme['uid'])}'] "
                     "input[type=submit]", "Supersession confirmed")
+    porto = _item(user, "facts", subject="user", object="Porto", status="current")
+    reviewer.visit("admin:review_fact_correct", r("review_fact_correct", user, porto["uid"]), "Porto",
+                   f"Correct this fact for {PERSON[0]}")
+    token = _token(demo)
+    aisle = _propose(client, token, user, "preferences", items["preferences"][0]["uid"],
+                     {"preference": "likes aisle seats on trains", "reason": "You booked aisle seats on trains."})
+    jazz = _propose(client, token, user, "preferences", proposals["preferences"].target_uid,
+                    {"preference": "loves jazz quartets"})
+    reviewer.visit("admin:review_correction_list", r("review_correction_list"), PERSON[0], "(2)",
+                   "likes aisle seats on trains", "loves jazz quartets", shot="review-correction-proposals")
+    reviewer.submit("admin:review_correction_accept", f"tr[data-correction='{aisle}'] input.accept",
+                    "Correction accepted.", "loves jazz quartets")
+    reviewer.submit("admin:review_correction_reject", f"tr[data-correction='{jazz}'] input.reject",
+                    "Correction rejected.", "No proposals are waiting.")
+    assert _item(user, "preferences", preference="likes aisle seats on trains")["status"] == "current"
     reviewer.visit("admin:review_trace_list", f"{r('review_trace_list')}{person}", "Book a train", "Book a flight",
                    shot="17-trace-list")
     reviewer.visit("admin:review_trace_detail", r("review_trace_detail", user, train), "search_trains",
