@@ -244,7 +244,7 @@ class Command(BaseCommand):
                           f"{reverse('governance:erasure_detail', args=[job.public_id])}")
 
     def _corrections(self, subject: Subject, assistant: Agent, now: datetime) -> None:
-        """The person corrects an entity; the assistant proposes two corrections the person has not decided on."""
+        """Correct an entity as the person, and propose two corrections as the assistant, left for the person."""
         if memory_selectors.correction_list(subject=subject).exists():
             self.stdout.write("Kept the corrections")
             return
@@ -260,8 +260,7 @@ class Command(BaseCommand):
                                    value={"valid_from": first_day.isoformat()}, agent=assistant,
                                    reason="Your first day at Globex was on your calendar.",
                                    actor=f"agent:{assistant.agent_id}")
-        jazz = next(item for item in memory_selectors.item_list(user_id=user_id, kind="preferences", limit=200)["items"]
-                    if "jazz" in item["preference"])
+        jazz = _demo_item(user_id, "preferences", preference="likes jazz")
         services.correction_create(subject=subject, kind="preferences", uid=jazz["uid"],
                                    value={"preference": "loves live jazz"}, agent=assistant,
                                    reason="You asked for a jazz quartet playing live.",
@@ -269,12 +268,13 @@ class Command(BaseCommand):
         self.stdout.write("Corrected Northwind Logistics as the person; the assistant proposed two corrections")
 
     def _retention(self, subject: Subject) -> None:
+        """Keep the person's conversation history a year, as chosen on the retention page, unless staff keep less."""
         history = next(row for row in governance_selectors.retention_overview(subject=subject)
                        if row["category"] == "history")
-        if history["chosen"] is None:
+        if history["chosen"] is None and not (history["default"] and history["default"] <= HISTORY_DAYS):
             governance_services.retention_choose(subject=subject, category="history", days=HISTORY_DAYS,
                                                  actor=subject.account)
-        self.stdout.write(f"Conversation history kept {HISTORY_DAYS} days")
+            self.stdout.write(f"Chose to keep conversation history {HISTORY_DAYS} days")
 
     def _export(self, subject: Subject) -> None:
         ready = next((job for job in governance_selectors.export_list(subject=subject) if job.is_downloadable), None)
