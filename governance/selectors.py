@@ -393,7 +393,7 @@ def content_residue(*, fingerprints: Fingerprints) -> dict:
                     shared |= found - {fingerprints.user_id}
     hits = {hit: None for hit, found in candidates if found - shared}
     return {"hits": [{"label": label, "property": key, "node": node} for label, key, node in hits],
-            "shared": len(shared)}
+            "shared_with_others": len(shared)}
 
 
 def residue_scan(*, user_id: str, subject_pk: int, scope: str, category: str = "") -> dict[str, int]:

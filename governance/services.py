@@ -259,7 +259,7 @@ def subject_erase(*, job_id: int) -> ErasureJob:
             break
 
     content = selectors.content_residue(fingerprints=fingerprints)
-    kept = {"content_shared_with_others": content["shared"]} if content["shared"] else {}
+    kept = {"content_shared_with_others": content["shared_with_others"]} if content["shared_with_others"] else {}
     consent_rows = ConsentRecord.objects.filter(subject=subject).count()
     if job.scope == ErasureScope.ACCOUNT:
         deleted["database_rows"] += consent_rows + Grant.objects.filter(subject=subject).count()

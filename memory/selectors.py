@@ -72,10 +72,6 @@ def extractions_count(*, stuck_before: datetime) -> WorkCount:
     return WorkCount(**rows(cypher.EXTRACTIONS_COUNT, {"stuck_before": stuck_before})[0])
 
 
-# No public id or account email is longer (an email has at most 254 characters).
-EMAIL_MAX_CHARS = 254
-
-
 def access_queue_waiting(*, before: datetime, limit: int) -> list[WorkItem]:
     """Return the access-log queue as one item of work when its oldest record was queued before `before`, so
     the Beat task's re-dispatch queues a drain if the periodic one has not run."""
@@ -97,6 +93,10 @@ def _access_queue_oldest() -> datetime | None:
         return None
     millis = int(first[0][0].split(b"-")[0])
     return datetime.fromtimestamp(millis / 1000, tz=UTC)
+
+
+# No public id or account email is longer (an email has at most 254 characters).
+EMAIL_MAX_CHARS = 254
 
 
 def subject_find(*, text: str) -> Subject | None:

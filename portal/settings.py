@@ -193,6 +193,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Entity types appear in the item API and the correction input; one enum names them in both.
+    "ENUM_NAME_OVERRIDES": {"EntityTypeEnum": "memory.graph.ENTITY_TYPES"},
 }
 
 LOGGING = {

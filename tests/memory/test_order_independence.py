@@ -95,7 +95,12 @@ def assert_same_graph(expected: dict, actual: dict) -> None:
         f"only in the second: {sorted(actual.keys() - expected.keys())}")
     for key in expected:
         for prop in expected[key].keys() | actual[key].keys():
-            assert expected[key].get(prop) == actual[key].get(prop), (key, prop)
+            want, got = expected[key].get(prop), actual[key].get(prop)
+            if prop == "embedding" and want is not None and got is not None:
+                # The encoder's matrix products round differently with the batch a text was embedded in.
+                assert len(want) == len(got) and max(abs(a - b) for a, b in zip(want, got)) < 1e-5, (key, prop)
+            else:
+                assert want == got, (key, prop)
 
 
 def test_every_extraction_order_gives_the_same_graph(granted):
