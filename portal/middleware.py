@@ -1,0 +1,26 @@
+"""Refuse form and query values that no database can store, before a view queries with them."""
+
+from django.http import HttpResponseBadRequest
+
+
+class NulCharacterRefusal:
+    """Answer 400 to a page request whose parameters hold a NUL character (PostgreSQL refuses them).
+
+    The API refuses them itself, in its own error shape, so /api/ is left to it.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not request.path.startswith("/api/") and _has_nul(request):
+            return HttpResponseBadRequest("A value holds a NUL character, which cannot be stored.")
+        return self.get_response(request)
+
+
+def _has_nul(request) -> bool:
+    params = [request.GET]
+    if request.method == "POST" and request.content_type in ("application/x-www-form-urlencoded",
+                                                             "multipart/form-data"):
+        params.append(request.POST)
+    return any("\x00" in value for query in params for _, values in query.lists() for value in values)
