@@ -1,10 +1,17 @@
-"""Benchmark subjects: a person with a large synthetic memory graph, and agents for other people."""
+"""Benchmark subjects: a person with a large synthetic memory graph, and other people whose context an agent
+keeps asking for while a benchmark runs an operation on the first."""
 
+import statistics
+import threading
+import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 from django.contrib.auth import get_user_model
 from neomodel import db
+from rest_framework.test import APIClient
 
 from memory import services
 from memory.models import SCOPES, Agent, Subject
@@ -46,6 +53,8 @@ CREATE (t:ReasoningTrace {uid: randomUUID(), user_id: $user_id, task: row.text, 
                           started_at: datetime(), completed_at: datetime(), task_embedding: row.v})
 """
 SEEDS = {"Preference": SEED_PREFERENCES, "Entity": SEED_ENTITIES, "ReasoningTrace": SEED_TRACES}
+# A benchmark's people are removed whole, with nothing to audit or check: not an erasure.
+PERSON_GRAPH_DELETE = "MATCH (n {user_id: $user_id}) DETACH DELETE n"
 
 
 def person_create(*, label: str) -> Subject:
@@ -83,3 +92,74 @@ def agent_create() -> tuple[Agent, str]:
                                  scopes=list(SCOPES), rate_limit_per_minute=1_000_000)
     _, secret = services.agent_token_issue(agent=agent)
     return agent, secret
+
+
+def p95(values: list[float]) -> float:
+    return round(statistics.quantiles(values, n=20)[-1] * 1000, 1) if len(values) > 1 else 0.0
+
+
+class OthersUnderLoad:
+    """Other people, each with a small memory granted to one agent, whose context the agent asks for in a loop.
+
+    Context calls go through the whole Django stack (auth, throttle, view, Neo4j) with the test client, from
+    one thread, as one agent would call.
+    """
+
+    def __init__(self, *, count: int):
+        self.agent, secret = agent_create()
+        self.people = []
+        for i in range(count):
+            other = person_create(label=f"other{i}")
+            services.grant_create(subject=other, agent=self.agent)
+            graph_seed(user_id=other.user_id, items=500, seed=i + 1)
+            self.people.append(other)
+        self.client = APIClient()
+        self.client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+        self.latencies: list[float] = []
+        self.errors: list[int] = []
+        self.idle: list[float] = []
+        self.during: list[float] = []
+
+    def _calls(self, stop: threading.Event) -> None:
+        n = 0
+        while not stop.is_set():
+            person = self.people[n % len(self.people)]
+            n += 1
+            started = time.perf_counter()
+            response = self.client.post("/api/v1/context", {"user_id": person.user_id, "session_id": "bench-0",
+                                                            "query": f"item about {n}"}, format="json")
+            self.latencies.append(time.perf_counter() - started)
+            if response.status_code != 200:
+                self.errors.append(response.status_code)
+
+    @contextmanager
+    def measured(self, *, idle_seconds: float) -> Iterator[None]:
+        """Warm up, keep calling for `idle_seconds` (the idle times), then time the calls made during the block."""
+        for person in self.people:  # the embedder loads, Neo4j plans the queries
+            self.client.post("/api/v1/context", {"user_id": person.user_id, "query": "warm up"}, format="json")
+        stop = threading.Event()
+        caller = threading.Thread(target=self._calls, args=(stop,))
+        caller.start()
+        try:
+            time.sleep(idle_seconds)
+            self.idle = list(self.latencies)
+            self.latencies.clear()
+            yield
+            self.during = list(self.latencies)
+        finally:
+            stop.set()
+            caller.join()
+
+    def report(self) -> dict:
+        """Return the others' p95 context latency idle and during the block, the call counts and the errors."""
+        return {"others_idle_p95_ms": p95(self.idle), "others_during_p95_ms": p95(self.during),
+                "others_idle_calls": len(self.idle), "others_during_calls": len(self.during),
+                "others_errors": len(self.errors),
+                "p95_ratio": round(p95(self.during) / p95(self.idle), 2) if p95(self.idle) else None}
+
+    def delete(self) -> None:
+        """Delete the other people's memory, their accounts and the agent."""
+        for other in self.people:
+            db.cypher_query(PERSON_GRAPH_DELETE, {"user_id": other.user_id})
+            other.account.delete()
+        self.agent.delete()
