@@ -201,14 +201,20 @@ RETURN 1 + size(parts) AS deleted
 """
 
 # A page of one kind, newest first; the cursor is the last row's (sort time, uid), so pages never overlap.
-# Items past their retention are left out, whether or not the periodic job has deleted them yet.
+# Sort times are compared at offset Z, as the cursor's is: a time written back through the driver carries
+# the zone id UTC, which Cypher orders apart from the same instant at Z, so a cursor on a tie skipped the rest of it.
+# Items past their retention are left out, whether or not the periodic job has deleted them yet; so are
+# retracted versions (a fact or preference a correction or a revert replaced) unless history is asked for.
 _ITEM_LIST = """
 MATCH (n:{label} {{user_id: $user_id}})
-WHERE $after_t IS NULL OR n.{order} < $after_t OR (n.{order} = $after_t AND n.uid < $after_uid)
-WITH n, {age} AS kept_since
+WHERE $include_retracted OR coalesce(n.status, '') <> 'retracted'
+WITH n, CASE WHEN n.{order} IS :: ZONED DATETIME NOT NULL THEN datetime({{datetime: n.{order}, timezone: 'Z'}})
+            ELSE n.{order} END AS t
+WHERE $after_t IS NULL OR t < $after_t OR (t = $after_t AND n.uid < $after_uid)
+WITH n, t, {age} AS kept_since
 WHERE {cutoff} IS NULL OR coalesce(kept_since >= {cutoff}, true)
-RETURN n.uid AS uid, n.{order} AS sort_key, kept_since, {{{projection}}} AS item
-ORDER BY n.{order} DESC, n.uid DESC LIMIT $limit
+RETURN n.uid AS uid, t AS sort_key, kept_since, {{{projection}}} AS item
+ORDER BY t DESC, n.uid DESC LIMIT $limit
 """
 
 _ITEM_GET = """

@@ -187,12 +187,14 @@ def _decode_cursor(cursor: str) -> tuple:
 
 
 def item_list(*, user_id: str, kind: str, cursor: str | None = None, limit: int = 50,
-              cutoffs: dict[str, datetime | None] | None = None) -> dict:
+              cutoffs: dict[str, datetime | None] | None = None, include_retracted: bool = True) -> dict:
     """Return one page of a subject's items of a kind within retention (the person's own unless `cutoffs`
-    says whose), newest first, with the next page's cursor; each item says since when it is kept."""
+    says whose), newest first, with the next page's cursor; each item says since when it is kept.
+    Without `include_retracted`, the retracted versions of facts and preferences are left out."""
     after_t, after_uid = _decode_cursor(cursor) if cursor else (None, None)
     found = rows(kind_get(kind).list_query, {"user_id": user_id, "after_t": after_t, "after_uid": after_uid,
-                                             "limit": limit + 1, "cutoffs": _cutoffs(user_id, cutoffs)})
+                                             "limit": limit + 1, "cutoffs": _cutoffs(user_id, cutoffs),
+                                             "include_retracted": include_retracted})
     page = found[:limit]
     next_cursor = _encode_cursor(page[-1]["sort_key"], page[-1]["uid"]) if len(found) > limit else None
     return {"items": [{"uid": row["uid"], **row["item"], "kept_since": row["kept_since"]} for row in page],

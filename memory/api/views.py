@@ -224,7 +224,8 @@ class TraceCompleteApi(AgentApi):
 
 
 class ItemListApi(AgentApi):
-    """A subject's messages, facts, preferences, entities or traces, newest first, cursor-paginated."""
+    """A subject's messages, facts, preferences, entities or traces, newest first, cursor-paginated; the
+    retracted versions of facts and preferences only when `include_retracted` asks for them."""
 
     permission_classes = [HasScope.of("context:read")]
 
@@ -232,6 +233,10 @@ class ItemListApi(AgentApi):
     class FilterSerializer(s.StrictSerializer):
         cursor = serializers.CharField(max_length=512, required=False)
         limit = serializers.IntegerField(min_value=1, max_value=200, default=50)
+        include_retracted = serializers.BooleanField(default=False, help_text=(
+            "Also list the retracted versions of facts and preferences (status `retracted`: replaced by a "
+            "correction, or by a reviewer's revert of a supersession), as their history. Superseded versions "
+            "(true once, replaced by a later statement) are always listed, with their status."))
 
     @extend_schema(operation_id="memory_item_list", parameters=[FilterSerializer], responses=inline_serializer("ItemPage", {
         "items": serializers.ListField(child=serializers.DictField()),
