@@ -1,4 +1,6 @@
-from celery import shared_task
+from collections.abc import Callable
+
+from celery import Task, shared_task
 
 from governance import selectors, services
 from memory.models import Subject
@@ -9,36 +11,32 @@ from portal.outbox import work_claim
 JOB_CLAIM_SECONDS = 30 * 60
 
 
+def job_run(*, task: Task, kind: str, job_id: int, run: Callable[..., object], fail: Callable[..., object]) -> None:
+    """Run one job under its claim, and mark it failed on an error a retry would not mend."""
+    with work_claim(kind=kind, key=str(job_id), holder=task.request.id) as claimed:
+        if not claimed:
+            return
+        try:
+            run(job_id=job_id)
+        except TRANSIENT:
+            raise
+        except Exception as exc:
+            fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
+            raise
+
+
 @shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8,
              ignore_result=True)
 def export_build_task(self, job_id: int) -> None:
     """Build one export archive (a retry starts the archive again; one worker at a time per job)."""
-    with work_claim(kind="exports", key=str(job_id), holder=self.request.id) as claimed:
-        if not claimed:
-            return
-        try:
-            services.export_build(job_id=job_id)
-        except TRANSIENT:
-            raise
-        except Exception as exc:
-            services.export_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
-            raise
+    job_run(task=self, kind="exports", job_id=job_id, run=services.export_build, fail=services.export_fail)
 
 
 @shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=8,
              ignore_result=True)
 def subject_erase_task(self, job_id: int) -> None:
     """Carry out one erasure (every step is idempotent, so a retry finishes what a failure left)."""
-    with work_claim(kind="erasures", key=str(job_id), holder=self.request.id) as claimed:
-        if not claimed:
-            return
-        try:
-            services.subject_erase(job_id=job_id)
-        except TRANSIENT:
-            raise
-        except Exception as exc:
-            services.erasure_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
-            raise
+    job_run(task=self, kind="erasures", job_id=job_id, run=services.subject_erase, fail=services.erasure_fail)
 
 
 @shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True)
