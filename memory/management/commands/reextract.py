@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 from neomodel import db
 
-from memory.tasks import message_extract
+from portal.outbox import work_enqueue
 
 SELECT = """
 MATCH (m:Message)
@@ -12,7 +12,9 @@ RESET = "UNWIND $uids AS uid MATCH (m:Message {uid: uid}) SET m.extraction_statu
 
 
 class Command(BaseCommand):
-    help = "Queue extraction again for messages (by default those that failed or are still pending)."
+    help = ("Queue extraction again for messages (by default those that failed or are still pending). Each is "
+            "marked pending first, its place in the extraction outbox: with the broker down the Beat task "
+            "queues it once the broker is back.")
 
     def add_arguments(self, parser):
         parser.add_argument("--user", help="only this subject's messages (their public user_id)")
@@ -23,6 +25,6 @@ class Command(BaseCommand):
         statuses = [s.strip() for s in options["status"].split(",") if s.strip()]
         rows, _ = db.cypher_query(SELECT, {"user_id": options["user"], "statuses": statuses})
         db.cypher_query(RESET, {"uids": [uid for uid, _ in rows]})
-        for uid, user_id in rows:
-            message_extract.delay(uid, user_id)
-        self.stdout.write(f"Queued {len(rows)} messages for extraction.")
+        queued = work_enqueue(kind="extractions", entries=[(uid, (uid, user_id)) for uid, user_id in rows])
+        self.stdout.write(f"Queued {queued} of {len(rows)} messages for extraction"
+                          + ("." if queued == len(rows) else "; the rest are pending until the broker is back."))
