@@ -8,10 +8,12 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 import redis
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import override_settings
@@ -197,3 +199,35 @@ def chromium(monkeypatch):
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
         yield pw, browser
         browser.close()
+
+
+BROWSER_PASSWORD = "a-long-passphrase-8"
+
+
+@pytest.fixture
+def browser_sign_in(chromium, live_server):
+    """Return a factory of (user, page): a user with a verified email address and the given review
+    permissions, signed in through the sign-in form of a new 1280 px page, which waits until they land on
+    `next` (by default where the site sends them: staff to the admin index, a person to /me/)."""
+    _, browser = chromium
+
+    def sign_in(username: str, *, next: str = "", permissions: Sequence[str] = (), **fields):
+        user = get_user_model().objects.create_user(username=username, email=f"{username}@example.com",
+                                                    password=BROWSER_PASSWORD, **fields)
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        user.user_permissions.set(Permission.objects.filter(content_type__app_label="review", codename__in=permissions))
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.set_default_timeout(15_000)
+        page.goto(f"{live_server.url}/accounts/login/" + (f"?next={next}" if next else ""))
+        page.fill("input[name=login]", user.email)
+        page.fill("input[name=password]", BROWSER_PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_url(f"{live_server.url}{next or ('/admin/' if user.is_staff else '/me/')}")
+        return user, page
+
+    return sign_in
+
+
+def screenshot(page, name: str) -> None:
+    """Save the whole page as test-artifacts/screenshots/<name>.png."""
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

@@ -11,25 +11,20 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 
 from governance import services
 from governance.models import ErasureJob, ExportJob
 from memory import services as memory_services
 from memory.models import SCOPES, Agent
-from tests.conftest import SCREENSHOTS
+from tests.conftest import screenshot
 from tests.governance.conftest import seed_memory
-
-PASSWORD = "a-long-passphrase-7"
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_sign_in_consent_pause_export_forget_erase(chromium, live_server):
-    pw, browser = chromium
-    user = get_user_model().objects.create_user(username="walker", email="walker@example.com", password=PASSWORD)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+def test_sign_in_consent_pause_export_forget_erase(chromium, live_server, browser_sign_in):
+    pw, _ = chromium
+    user, page = browser_sign_in("walker")  # a person lands on "My memory"
     subject = memory_services.subject_get_or_create(user=user)
     agent = Agent.objects.create(agent_id="travel-agent", name="Travel agent", scopes=list(SCOPES))
     _, secret = memory_services.agent_token_issue(agent=agent)
@@ -44,36 +39,27 @@ def test_sign_in_consent_pause_export_forget_erase(chromium, live_server):
     def context():
         return api.post("/api/v1/context", data={"user_id": subject.user_id, "query": "Where do I work? ALPACA"})
 
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(15_000)
-    shot = lambda name: page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)  # noqa: E731
-
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=login]", user.email)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/me/")  # a person lands on "My memory"
     assert context().status == 200  # fills the access log
     page.goto(f"{live_server.url}/me/")
     assert page.locator("#counts").inner_text().count("\t") >= 6
-    shot("01-overview")
+    screenshot(page, "01-overview")
 
     page.goto(f"{live_server.url}/me/consent/")
     page.click("[data-testid=withdraw-history-travel-agent]")
     page.wait_for_url("**/me/consent/history/erase/")
-    shot("02-consent-withdrawn-offer-erase")
+    screenshot(page, "02-consent-withdrawn-offer-erase")
     refused = append("I am flying to Lisbon.")
     assert refused["stored"] == 0 and refused["results"][0]["reason"] == "consent_withdrawn"
     page.click("text=No, keep what is stored")
     page.click("[data-testid=grant-history-travel-agent]")
     assert "granted for Travel agent" in page.locator(".messagelist").inner_text()
     assert append("I am flying to Lisbon.")["stored"] == 1
-    shot("03-consent-ledger")
+    screenshot(page, "03-consent-ledger")
 
     page.goto(f"{live_server.url}/me/agents/")
     page.click("[data-testid=pause-travel-agent]")
     assert "paused" in page.locator(".messagelist").inner_text()
-    shot("04-agent-paused")
+    screenshot(page, "04-agent-paused")
     paused = context()
     assert paused.status == 403 and paused.json()["extra"]["paused"] is True
     page.click("[data-testid=resume-travel-agent]")
@@ -84,7 +70,7 @@ def test_sign_in_consent_pause_export_forget_erase(chromium, live_server):
     page.wait_for_url("**/me/export/*/")
     services.export_build(job_id=ExportJob.objects.get(subject=subject).pk)  # what the worker runs
     page.wait_for_selector("#download")  # the page refreshed itself
-    shot("05-export-ready")
+    screenshot(page, "05-export-ready")
     with page.expect_download() as download:
         page.click("#download")
     archive = zipfile.ZipFile(io.BytesIO(Path(download.value.path()).read_bytes()))
@@ -92,9 +78,9 @@ def test_sign_in_consent_pause_export_forget_erase(chromium, live_server):
 
     page.goto(f"{live_server.url}/me/memory/entities/{items['entities']}/")
     page.wait_for_selector("#neighbourhood-graph canvas")
-    shot("06-entity-neighbourhood")
+    screenshot(page, "06-entity-neighbourhood")
     page.goto(f"{live_server.url}/me/memory/facts/{items['facts']}/forget/")
-    shot("07-forget-confirmation")
+    screenshot(page, "07-forget-confirmation")
     page.click("input[value='Yes, forget it']")
     assert "Forgotten" in page.locator(".messagelist").inner_text()
     assert "EMPLOYED_BY" not in page.locator("#items").inner_text()
@@ -102,14 +88,14 @@ def test_sign_in_consent_pause_export_forget_erase(chromium, live_server):
     memory_services.access_queue_drain()  # what the worker's Beat task runs
     page.goto(f"{live_server.url}/me/access/")
     assert "Travel agent" in page.locator("#accesses").inner_text()
-    shot("08-access-log")
+    screenshot(page, "08-access-log")
 
     page.goto(f"{live_server.url}/me/erase/")
-    shot("09-erase-confirmation")
+    screenshot(page, "09-erase-confirmation")
     page.click("input[value='Yes, erase my memory']")
     page.wait_for_url("**/me/erasures/*/")
     services.subject_erase(job_id=ErasureJob.objects.get(user_id_digest__isnull=False).pk)
     page.wait_for_selector("#tombstone")
     assert page.locator("#residue-total").inner_text() == "nothing left in any store"
-    shot("10-erasure-tombstone")
+    screenshot(page, "10-erasure-tombstone")
     api.dispose()

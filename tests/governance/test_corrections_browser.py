@@ -1,24 +1,18 @@
 """The correction walk in a real browser: the person corrects a fact and the agent's next context changes."""
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 
 from memory import services as memory_services
 from memory.models import SCOPES, Agent
-from tests.conftest import SCREENSHOTS
+from tests.conftest import screenshot
 from tests.governance.conftest import seed_memory
-
-PASSWORD = "a-long-passphrase-8"
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_correct_a_fact_and_the_agents_context_changes_then_undo(chromium, live_server):
-    pw, browser = chromium
-    user = get_user_model().objects.create_user(username="corrector", email="corrector@example.com",
-                                                password=PASSWORD)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+def test_correct_a_fact_and_the_agents_context_changes_then_undo(chromium, live_server, browser_sign_in):
+    pw, _ = chromium
+    user, page = browser_sign_in("corrector")
     subject = memory_services.subject_get_or_create(user=user)
     agent = Agent.objects.create(agent_id="desk-agent", name="Desk agent", scopes=list(SCOPES))
     _, secret = memory_services.agent_token_issue(agent=agent)
@@ -37,14 +31,6 @@ def test_correct_a_fact_and_the_agents_context_changes_then_undo(chromium, live_
     employer = lambda: [line for line in facts() if "ALPACAville" not in line]  # noqa: E731
     assert any("ALPACA Corp" in line for line in employer())
 
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(15_000)
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=login]", user.email)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/me/")
-
     page.goto(f"{live_server.url}/me/memory/facts/{items['facts']}/")
     page.click("a.changelink")
     page.fill("input[name=object]", "BETA Labs")
@@ -53,7 +39,7 @@ def test_correct_a_fact_and_the_agents_context_changes_then_undo(chromium, live_
     assert "Corrected" in page.locator(".messagelist").inner_text()
     history = page.locator("#corrections").inner_text()
     assert "ALPACA Corp" in history and "BETA Labs" in history and "the person" in history
-    page.screenshot(path=str(SCREENSHOTS / "corrections-01-corrected.png"), full_page=True)
+    screenshot(page, "corrections-01-corrected")
     now = employer()
     assert any("BETA Labs" in line for line in now) and not any("ALPACA Corp" in line for line in now)
 
@@ -61,5 +47,5 @@ def test_correct_a_fact_and_the_agents_context_changes_then_undo(chromium, live_
     assert "Correction undone" in page.locator(".messagelist").inner_text()
     now = employer()
     assert any("ALPACA Corp" in line for line in now) and not any("BETA Labs" in line for line in now)
-    page.screenshot(path=str(SCREENSHOTS / "corrections-02-undone.png"), full_page=True)
+    screenshot(page, "corrections-02-undone")
     api.dispose()

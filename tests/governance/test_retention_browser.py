@@ -7,25 +7,21 @@ then they follow a remembered turn to the agent that was given it.
 from datetime import timedelta
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from governance import selectors
 from memory import ingest
 from memory import services as memory_services
 from memory.models import SCOPES, Agent
-from tests.conftest import SCREENSHOTS
-
-PASSWORD = "a-long-passphrase-8"
+from tests.conftest import screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_shorter_history_leaves_context_and_pages_and_an_item_leads_to_its_agents(chromium, live_server):
-    pw, browser = chromium
-    user = get_user_model().objects.create_user(username="keeper", email="keeper@example.com", password=PASSWORD)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+def test_a_shorter_history_leaves_context_and_pages_and_an_item_leads_to_its_agents(chromium, live_server,
+                                                                                   browser_sign_in):
+    pw, _ = chromium
+    user, page = browser_sign_in("keeper")
     subject = memory_services.subject_get_or_create(user=user)
     agent = Agent.objects.create(agent_id="travel-agent", name="Travel agent", scopes=list(SCOPES))
     _, secret = memory_services.agent_token_issue(agent=agent)
@@ -52,21 +48,12 @@ def test_a_shorter_history_leaves_context_and_pages_and_an_item_leads_to_its_age
         ("assistant", "Then try the ramen alley.", now - timedelta(days=2, minutes=-1)))
     assert "planning a trip to Kyoto" in context() and "I love ramen" in context()
 
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(15_000)
-    shot = lambda name: page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)  # noqa: E731
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=login]", user.email)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/me/")
-
     page.goto(f"{live_server.url}/me/retention/")
     page.fill("[data-testid=days-history]", "30")
     page.click("[data-testid=choose-history]")
     assert "Saved" in page.locator(".messagelist").inner_text()
     assert "since" in page.locator("tr[data-category=history] .kept").inner_text()
-    shot("retention-01-history-30-days")
+    screenshot(page, "retention-01-history-30-days")
 
     remembered = context()  # the agent's next context, through the API
     assert "planning a trip to Kyoto" not in remembered and "I love ramen" in remembered
@@ -80,7 +67,7 @@ def test_a_shorter_history_leaves_context_and_pages_and_an_item_leads_to_its_age
     served = page.locator("tr.turn-context[data-turn='5']")  # three contexts for this turn, the last after the change
     assert served.count() == 3
     served.last.locator("summary").click()
-    shot("retention-02-turn-and-its-memories")
+    screenshot(page, "retention-02-turn-and-its-memories")
     for n in range(3):  # what is past retention is not shown even where it was given before
         assert "planning a trip" not in served.nth(n).inner_text()
     served.last.locator("a", has_text="I love ramen").click()
@@ -88,7 +75,7 @@ def test_a_shorter_history_leaves_context_and_pages_and_an_item_leads_to_its_age
     uses = page.locator("#uses").inner_text()
     assert "Travel agent" in uses and "\t3\t" in uses  # given in all three contexts
     assert page.locator("#kept-until").inner_text() != ""
-    shot("retention-03-item-used-by")
+    screenshot(page, "retention-03-item-used-by")
 
     page.goto(f"{live_server.url}/me/memory/messages/")
     assert "Kyoto" not in page.locator("#items").inner_text()

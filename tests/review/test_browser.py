@@ -7,18 +7,13 @@ are deterministic; extraction runs in the test (what the worker would run), not 
 import io
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.core.management import call_command
 from neomodel import db
 
 from memory import ingest
-from tests.conftest import SCREENSHOTS
+from tests.conftest import screenshot
 from tests.governance.conftest import seed_memory
 from tests.review.conftest import ALL, same_as, say
-
-PASSWORD = "a-long-passphrase-5"
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,8 +24,7 @@ def _context(api, user_id):
     return response.status_code, response.json().get("context", "")
 
 
-def test_merge_undo_reject_revert_trace_and_token(chromium, live_server, granted, api_for):
-    _, browser = chromium
+def test_merge_undo_reject_revert_trace_and_token(live_server, browser_sign_in, granted, api_for):
     subject, agent, api = granted
     user = subject.user_id
     say(api, user, "Met Jonathan Smith and Anna Berg.",
@@ -40,23 +34,11 @@ def test_merge_undo_reject_revert_trace_and_token(chromium, live_server, granted
     for text, priority in [("Ticket 7 is urgent.", "high"), ("Bumped it.", "critical")]:
         say(api, user, text, facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": priority}])
     seed_memory(subject=subject, agent=agent)
-    staff = get_user_model().objects.create_user(username="reviewer", email="reviewer@example.com",
-                                                 password=PASSWORD, is_staff=True)
-    EmailAddress.objects.create(user=staff, email=staff.email, verified=True, primary=True)
-    staff.user_permissions.set(Permission.objects.filter(content_type__app_label="review", codename__in=ALL))
-
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(15_000)
-    shot = lambda name: page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))  # noqa: E731
+    _, page = browser_sign_in("reviewer", next="/admin/review/merges/", permissions=ALL, is_staff=True)
     messages = lambda: page.locator(".messagelist").inner_text()  # noqa: E731
 
-    page.goto(f"{live_server.url}/accounts/login/?next=/admin/review/merges/")
-    page.fill("input[name=login]", staff.email)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/admin/review/merges/")
     assert "2 in all" in page.locator(".paginator").inner_text()
-    shot("11-merge-queue")
+    screenshot(page, "11-merge-queue")
 
     page.click("tr[data-pair='Jonathon Smith'] button.approve")
     assert "Approved 1 merge" in messages()
@@ -83,7 +65,7 @@ def test_merge_undo_reject_revert_trace_and_token(chromium, live_server, granted
     assert "critical" in _context(api, user)[1]
     page.goto(f"{live_server.url}/admin/review/facts/?user={subject.account.email}&subject=Ticket_7")
     assert page.locator("svg.timeline rect").count() == 2
-    shot("12-fact-timeline")
+    screenshot(page, "12-fact-timeline")
     page.click("a.revert")
     page.click("input[value='Yes, revert']")
     assert "Reverted" in messages()
@@ -94,7 +76,7 @@ def test_merge_undo_reject_revert_trace_and_token(chromium, live_server, granted
     page.click("#traces a")
     page.wait_for_selector("#trace-tree .tool-call")
     assert "search ALPACA" in page.locator("#trace-tree").inner_text()
-    shot("13-trace-tree")
+    screenshot(page, "13-trace-tree")
 
     page.goto(f"{live_server.url}/admin/memory/agent/{agent.pk}/change/")
     page.click("#issue-token")
