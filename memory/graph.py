@@ -28,14 +28,13 @@ from neomodel import (
 )
 from neomodel.properties import Property, validator
 
+from memory.extraction.results import ENTITY_TYPES, POLARITIES
 from portal.graphdb import native
 
-ENTITY_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT")
 SAME_AS_STATUSES = ("pending", "confirmed", "rejected", "auto")
 FACT_STATUSES = ("current", "superseded", "retracted")
 MESSAGE_ROLES = ("user", "assistant", "system", "tool")
 CARDINALITIES = ("single", "multi")
-POLARITIES = ("positive", "negative")
 EXTRACTION_STATUSES = ("pending", "done", "failed", "skipped")
 
 

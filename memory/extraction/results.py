@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol
 
+# The entity types and polarities an extractor may return; memory.graph stores these and no others.
 ENTITY_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT")
 POLARITIES = ("positive", "negative")
 

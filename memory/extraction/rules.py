@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-P, O, L, E, T = "PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT"
+from memory.extraction.results import ENTITY_TYPES
+
+P, O, L, E, T = ENTITY_TYPES
 SPEAKER = "SPEAKER"
 
 AUX = (r"(?:(?:has|have|had|was|were|is|are|am|will|would|recently|just|also|then|later|finally|already|still|now|"
