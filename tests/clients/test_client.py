@@ -1,12 +1,16 @@
 """The Python client against the live portal over HTTP: every endpoint, its typed results and its errors."""
 
 import asyncio
+from datetime import date
 
 import pytest
 from memory_portal import (
-    AccessDenied, AsyncMemoryPortalClient, AuthenticationFailed, ContextItem, InvalidRequest, MemoryPortalClient,
-    NotFound, PortalUnreachable, RateLimited,
+    AccessDenied, AsyncMemoryPortalClient, AuthenticationFailed, Conflict, ContextItem, Correction, InvalidRequest,
+    MemoryPortalClient, NotFound, PortalUnreachable, RateLimited,
 )
+
+from memory import ingest
+from memory.models import Grant
 
 
 @pytest.fixture
@@ -86,6 +90,43 @@ def test_errors_carry_status_message_and_extra(client, portal, make_portal):
     assert down.value.status is None
 
 
+def test_corrections_are_proposed_or_applied_and_retracted_versions_listed_on_request(client, portal, make_portal):
+    said = client.append_messages("s-1", portal.user_id, [{
+        "role": "user", "content": "I live in Paris.",
+        "facts": [{"subject": "Dana", "predicate": "LIVES_IN", "object": "Paris", "cardinality": "single"}]}])
+    assert ingest.message_extract(message_uid=said.results[0].uid, user_id=portal.user_id) == "done"  # the worker
+    [paris] = client.list_items(portal.user_id, "facts").items
+
+    proposed = client.create_correction(portal.user_id, "facts", paris["uid"], {"object": "Lyon"},
+                                        reason="She said Lyon.")
+    assert isinstance(proposed, Correction)
+    assert (proposed.status, proposed.kind, proposed.target_uid, proposed.version_uid) == (
+        "proposed", "facts", paris["uid"], "")
+    assert [fact["object"] for fact in client.iter_items(portal.user_id, "facts")] == ["Paris"]
+
+    Grant.objects.filter(subject__user_id=portal.user_id).update(may_correct=True)
+    applied = client.create_correction(portal.user_id, "facts", paris["uid"], {"valid_from": date(2024, 5, 1),
+                                                                               "object": "Lyon"})
+    assert applied.status == "applied" and applied.version_uid not in ("", paris["uid"])
+    [lyon] = client.iter_items(portal.user_id, "facts")
+    assert (lyon["uid"], lyon["object"], lyon["valid_from"][:10]) == (applied.version_uid, "Lyon", "2024-05-01")
+    history = {f["uid"]: f["status"] for f in client.iter_items(portal.user_id, "facts", page_size=1,
+                                                                include_retracted=True)}
+    assert history == {applied.version_uid: "current", paris["uid"]: "retracted"}
+
+    with pytest.raises(Conflict) as retracted:
+        client.create_correction(portal.user_id, "facts", paris["uid"], {"object": "Nice"})
+    assert retracted.value.status == 409 and retracted.value.extra == {"status": "retracted"}
+    with pytest.raises(InvalidRequest) as invalid:
+        client.create_correction(portal.user_id, "facts", lyon["uid"], {"object": ""})
+    assert invalid.value.extra["fields"] == {"object": ["This field may not be blank."]}
+    with pytest.raises(NotFound):
+        client.create_correction(portal.user_id, "facts", "no-such-fact", {"object": "Nice"})
+    stranger = make_portal()
+    with pytest.raises(AccessDenied):
+        client.create_correction(stranger.user_id, "facts", paris["uid"], {"object": "Nice"})
+
+
 def test_rate_limit_exposes_retry_after(make_portal):
     portal = make_portal(rate_limit_per_minute=1)
     # Two calls may straddle a minute boundary; three cannot all pass a limit of one a minute.
@@ -104,6 +145,10 @@ def test_async_client_covers_the_same_calls(portal):
             context = await client.context(portal.user_id, query="Who is my dentist?")
             with pytest.raises(NotFound):
                 await client.get_item(portal.user_id, "facts", "no-such-fact")
+            with pytest.raises(NotFound):
+                await client.create_correction(portal.user_id, "preferences", "no-such-preference",
+                                               {"preference": "likes tea"})
+            assert (await client.list_items(portal.user_id, "facts", include_retracted=True)).items == []
             return appended, listed, context
 
     appended, listed, context = asyncio.run(scenario())

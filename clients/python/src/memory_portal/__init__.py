@@ -6,13 +6,14 @@ from memory_portal.errors import (
     RateLimited, ServiceUnavailable,
 )
 from memory_portal.types import (
-    AppendResult, ContextItem, ContextMessage, ContextResult, Include, ItemKind, ItemPage, Limits, MessageIn,
-    MessageResult, Role, ToolCall, TraceStarted, TraceStep,
+    AppendResult, ContextItem, ContextMessage, ContextResult, CorrectableKind, Correction, CorrectionValue,
+    EntityType, Include, ItemKind, ItemPage, Limits, MessageIn, MessageResult, Role, ToolCall, TraceStarted, TraceStep,
 )
 
 __all__ = [
     "AccessDenied", "AppendResult", "AsyncMemoryPortalClient", "AuthenticationFailed", "Conflict", "ContextItem",
-    "ContextMessage", "ContextResult", "Include", "InvalidRequest", "ItemKind", "ItemPage", "Limits",
+    "ContextMessage", "ContextResult", "CorrectableKind", "Correction", "CorrectionValue", "EntityType", "Include",
+    "InvalidRequest", "ItemKind", "ItemPage", "Limits",
     "MemoryPortalClient", "MemoryPortalError", "MessageIn", "MessageResult", "NotFound", "PortalUnreachable",
     "RateLimited", "Role", "ServiceUnavailable", "ToolCall", "TraceStarted", "TraceStep", "__version__",
 ]

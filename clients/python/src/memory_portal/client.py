@@ -2,7 +2,7 @@
 
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
@@ -10,8 +10,8 @@ import httpx2
 
 from memory_portal.errors import MemoryPortalError, PortalUnreachable, error_from_response
 from memory_portal.types import (
-    AppendResult, ContextMessage, ContextResult, Include, ItemKind, ItemPage, Limits, MessageIn, ToolCall,
-    TraceStarted, TraceStep,
+    AppendResult, ContextMessage, ContextResult, CorrectableKind, Correction, CorrectionValue, Include, ItemKind,
+    ItemPage, Limits, MessageIn, ToolCall, TraceStarted, TraceStep,
 )
 
 __version__ = "0.1.0"
@@ -71,9 +71,10 @@ def _items(user_id: str, kind: ItemKind) -> str:
     return f"users/{_segment(user_id)}/{_segment(kind)}/"
 
 
-def _list(user_id: str, kind: ItemKind, *, cursor: str | None, limit: int | None) -> _Call[ItemPage]:
+def _list(user_id: str, kind: ItemKind, *, cursor: str | None, limit: int | None,
+          include_retracted: bool | None) -> _Call[ItemPage]:
     return _Call("GET", _items(user_id, kind), lambda body: ItemPage(items=body["items"], next=body["next"]),
-                 params=_present(cursor=cursor, limit=limit))
+                 params=_present(cursor=cursor, limit=limit, include_retracted=include_retracted))
 
 
 def _get(user_id: str, kind: ItemKind, uid: str) -> _Call[dict[str, Any]]:
@@ -82,6 +83,13 @@ def _get(user_id: str, kind: ItemKind, uid: str) -> _Call[dict[str, Any]]:
 
 def _delete(user_id: str, kind: ItemKind, uid: str) -> _Call[int]:
     return _Call("DELETE", _items(user_id, kind) + _segment(uid), lambda body: body["deleted"])
+
+
+def _correction_create(user_id: str, kind: CorrectableKind, uid: str, value: CorrectionValue, *,
+                       reason: str | None) -> _Call[Correction]:
+    fields = {name: v.isoformat() if isinstance(v, date) else v for name, v in value.items()}
+    return _Call("POST", _items(user_id, kind) + _segment(uid) + "/corrections", lambda body: Correction(**body),
+                 json={**fields, **_present(reason=reason)})
 
 
 def _headers(token: str) -> dict[str, str]:
@@ -152,15 +160,17 @@ class MemoryPortalClient:
     def complete_trace(self, trace_uid: str, user_id: str, *, outcome: str, success: bool) -> None:
         self._send(_trace_complete(trace_uid, user_id, outcome=outcome, success=success))
 
-    def list_items(self, user_id: str, kind: ItemKind, *, cursor: str | None = None,
-                   limit: int | None = None) -> ItemPage:
-        return self._send(_list(user_id, kind, cursor=cursor, limit=limit))
+    def list_items(self, user_id: str, kind: ItemKind, *, cursor: str | None = None, limit: int | None = None,
+                   include_retracted: bool | None = None) -> ItemPage:
+        """Return a page of items, newest first; retracted versions of facts and preferences only if asked."""
+        return self._send(_list(user_id, kind, cursor=cursor, limit=limit, include_retracted=include_retracted))
 
-    def iter_items(self, user_id: str, kind: ItemKind, *, page_size: int | None = None) -> Iterator[dict[str, Any]]:
+    def iter_items(self, user_id: str, kind: ItemKind, *, page_size: int | None = None,
+                   include_retracted: bool | None = None) -> Iterator[dict[str, Any]]:
         """Yield every item of a kind, newest first, fetching page after page."""
         cursor = None
         while True:
-            page = self.list_items(user_id, kind, cursor=cursor, limit=page_size)
+            page = self.list_items(user_id, kind, cursor=cursor, limit=page_size, include_retracted=include_retracted)
             yield from page.items
             if page.next is None:
                 return
@@ -172,6 +182,12 @@ class MemoryPortalClient:
     def delete_item(self, user_id: str, kind: ItemKind, uid: str) -> int:
         """Forget one item with what was derived only from it; return how many nodes were deleted."""
         return self._send(_delete(user_id, kind, uid))
+
+    def create_correction(self, user_id: str, kind: CorrectableKind, uid: str, value: CorrectionValue, *,
+                          reason: str | None = None) -> Correction:
+        """Propose a correction of a fact, preference or entity (scope `memory:correct`); it applies at once
+        when the person lets this agent correct directly, else it waits for them or a reviewer."""
+        return self._send(_correction_create(user_id, kind, uid, value, reason=reason))
 
 
 class AsyncMemoryPortalClient:
@@ -222,15 +238,18 @@ class AsyncMemoryPortalClient:
         await self._send(_trace_complete(trace_uid, user_id, outcome=outcome, success=success))
 
     async def list_items(self, user_id: str, kind: ItemKind, *, cursor: str | None = None,
-                         limit: int | None = None) -> ItemPage:
-        return await self._send(_list(user_id, kind, cursor=cursor, limit=limit))
+                         limit: int | None = None, include_retracted: bool | None = None) -> ItemPage:
+        """Return a page of items, newest first; retracted versions of facts and preferences only if asked."""
+        return await self._send(_list(user_id, kind, cursor=cursor, limit=limit,
+                                      include_retracted=include_retracted))
 
-    async def iter_items(self, user_id: str, kind: ItemKind, *,
-                         page_size: int | None = None) -> AsyncIterator[dict[str, Any]]:
+    async def iter_items(self, user_id: str, kind: ItemKind, *, page_size: int | None = None,
+                         include_retracted: bool | None = None) -> AsyncIterator[dict[str, Any]]:
         """Yield every item of a kind, newest first, fetching page after page."""
         cursor = None
         while True:
-            page = await self.list_items(user_id, kind, cursor=cursor, limit=page_size)
+            page = await self.list_items(user_id, kind, cursor=cursor, limit=page_size,
+                                         include_retracted=include_retracted)
             for item in page.items:
                 yield item
             if page.next is None:
@@ -243,3 +262,9 @@ class AsyncMemoryPortalClient:
     async def delete_item(self, user_id: str, kind: ItemKind, uid: str) -> int:
         """Forget one item with what was derived only from it; return how many nodes were deleted."""
         return await self._send(_delete(user_id, kind, uid))
+
+    async def create_correction(self, user_id: str, kind: CorrectableKind, uid: str, value: CorrectionValue, *,
+                                reason: str | None = None) -> Correction:
+        """Propose a correction of a fact, preference or entity (scope `memory:correct`); it applies at once
+        when the person lets this agent correct directly, else it waits for them or a reviewer."""
+        return await self._send(_correction_create(user_id, kind, uid, value, reason=reason))

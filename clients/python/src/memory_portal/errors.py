@@ -39,7 +39,8 @@ class NotFound(MemoryPortalError):
 
 
 class Conflict(MemoryPortalError):
-    """409: another append to the conversation holds its lock; retry shortly."""
+    """409: another append to the conversation holds its lock (retry shortly), or a correction's item was
+    corrected or retracted already (correct its current version) or would duplicate another entity."""
 
 
 class RateLimited(MemoryPortalError):

@@ -1,10 +1,13 @@
 """Request and response shapes of the agent API (`/api/v1/`), as typed Python values."""
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Literal, NotRequired, TypedDict
 
 Role = Literal["user", "assistant", "system", "tool"]
 ItemKind = Literal["messages", "facts", "preferences", "entities", "traces"]
+CorrectableKind = Literal["facts", "preferences", "entities"]
+EntityType = Literal["PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT"]
 ROLES: tuple[str, ...] = ("user", "assistant", "system", "tool")
 
 
@@ -124,3 +127,29 @@ class ItemPage:
 
     items: list[dict[str, Any]]
     next: str | None
+
+
+class CorrectionValue(TypedDict, total=False):
+    """The corrected fields: a fact's `object` or validity, a preference's text or category, an entity's
+    name, type or aliases (all of them)."""
+
+    object: str
+    valid_from: date
+    valid_until: date
+    preference: str
+    category: str
+    name: str
+    type: EntityType
+    aliases: list[str]
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A correction the portal recorded: "proposed" waits for the person or a reviewer (`version_uid` is
+    empty until then), "applied" took effect at once because the person lets this agent correct directly."""
+
+    correction: str
+    status: Literal["proposed", "applied"]
+    kind: CorrectableKind
+    target_uid: str
+    version_uid: str
