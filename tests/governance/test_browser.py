@@ -15,22 +15,16 @@ import pytest
 from governance import services
 from governance.models import ErasureJob, ExportJob
 from memory import services as memory_services
-from memory.models import SCOPES, Agent
 from tests.conftest import screenshot
 from tests.governance.conftest import seed_memory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_sign_in_consent_pause_export_forget_erase(chromium, live_server, browser_sign_in):
-    pw, _ = chromium
-    user, page = browser_sign_in("walker")  # a person lands on "My memory"
-    subject = memory_services.subject_get_or_create(user=user)
-    agent = Agent.objects.create(agent_id="travel-agent", name="Travel agent", scopes=list(SCOPES))
-    _, secret = memory_services.agent_token_issue(agent=agent)
-    memory_services.grant_create(subject=subject, agent=agent, actor=user)
-    items = seed_memory(subject=subject, agent=agent)
-    api = pw.request.new_context(base_url=live_server.url, extra_http_headers={"Authorization": f"Bearer {secret}"})
+def test_sign_in_consent_pause_export_forget_erase(live_server, browser_person):
+    walker = browser_person("walker", agent_name="Travel agent")  # a person lands on "My memory"
+    subject, page, api = walker["subject"], walker["page"], walker["api"]
+    items = seed_memory(subject=subject, agent=walker["agent"])
 
     def append(text):
         return api.post("/api/v1/conversations/trip/messages", data={
@@ -98,4 +92,3 @@ def test_sign_in_consent_pause_export_forget_erase(chromium, live_server, browse
     page.wait_for_selector("#tombstone")
     assert page.locator("#residue-total").inner_text() == "nothing left in any store"
     screenshot(page, "10-erasure-tombstone")
-    api.dispose()

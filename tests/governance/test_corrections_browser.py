@@ -2,23 +2,16 @@
 
 import pytest
 
-from memory import services as memory_services
-from memory.models import SCOPES, Agent
 from tests.conftest import screenshot
 from tests.governance.conftest import seed_memory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_correct_a_fact_and_the_agents_context_changes_then_undo(chromium, live_server, browser_sign_in):
-    pw, _ = chromium
-    user, page = browser_sign_in("corrector")
-    subject = memory_services.subject_get_or_create(user=user)
-    agent = Agent.objects.create(agent_id="desk-agent", name="Desk agent", scopes=list(SCOPES))
-    _, secret = memory_services.agent_token_issue(agent=agent)
-    memory_services.grant_create(subject=subject, agent=agent, actor=user)
-    items = seed_memory(subject=subject, agent=agent)
-    api = pw.request.new_context(base_url=live_server.url, extra_http_headers={"Authorization": f"Bearer {secret}"})
+def test_correct_a_fact_and_the_agents_context_changes_then_undo(live_server, browser_person):
+    corrector = browser_person("corrector", agent_name="Desk agent")
+    subject, page, api = corrector["subject"], corrector["page"], corrector["api"]
+    items = seed_memory(subject=subject, agent=corrector["agent"])
 
     def facts() -> list[str]:
         """Return the Facts lines of the context the agent gets for its next turn."""
@@ -48,4 +41,3 @@ def test_correct_a_fact_and_the_agents_context_changes_then_undo(chromium, live_
     now = employer()
     assert any("ALPACA Corp" in line for line in now) and not any("BETA Labs" in line for line in now)
     screenshot(page, "corrections-02-undone")
-    api.dispose()

@@ -12,21 +12,14 @@ from django.utils import timezone
 from governance import selectors
 from memory import ingest
 from memory import services as memory_services
-from memory.models import SCOPES, Agent
 from tests.conftest import screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_shorter_history_leaves_context_and_pages_and_an_item_leads_to_its_agents(chromium, live_server,
-                                                                                   browser_sign_in):
-    pw, _ = chromium
-    user, page = browser_sign_in("keeper")
-    subject = memory_services.subject_get_or_create(user=user)
-    agent = Agent.objects.create(agent_id="travel-agent", name="Travel agent", scopes=list(SCOPES))
-    _, secret = memory_services.agent_token_issue(agent=agent)
-    memory_services.grant_create(subject=subject, agent=agent, actor=user)
-    api = pw.request.new_context(base_url=live_server.url, extra_http_headers={"Authorization": f"Bearer {secret}"})
+def test_a_shorter_history_leaves_context_and_pages_and_an_item_leads_to_its_agents(live_server, browser_person):
+    keeper = browser_person("keeper", agent_name="Travel agent")
+    subject, page, api = keeper["subject"], keeper["page"], keeper["api"]
     now = timezone.now()
 
     def say(*turns):
@@ -79,4 +72,3 @@ def test_a_shorter_history_leaves_context_and_pages_and_an_item_leads_to_its_age
 
     page.goto(f"{live_server.url}/me/memory/messages/")
     assert "Kyoto" not in page.locator("#items").inner_text()
-    api.dispose()
