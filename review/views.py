@@ -67,6 +67,26 @@ def _with_emails(rows: list[dict]) -> list[dict]:
     return [{**row, "email": emails.get(row["user_id"], "")} for row in rows]
 
 
+def _filter_user_id(data: dict) -> str | None:
+    """Return the public id of the person a filter's `user` names by id or email (what was typed if nobody)."""
+    if not data.get("user"):
+        return None
+    subject = subject_find(text=data["user"])
+    return subject.user_id if subject else data["user"].strip()
+
+
+def _query_without_page(request) -> str:
+    query = request.GET.copy()
+    query.pop("page", None)
+    return query.urlencode()
+
+
+def _paging(request, *, page: int, count: int) -> dict:
+    """Return what review/pagination.html shows: the count, the page, the pages and the query to keep."""
+    return {"count": count, "page": page, "pages": max((count + PER_PAGE - 1) // PER_PAGE, 1),
+            "query": _query_without_page(request)}
+
+
 def _subject_or_404(text: str):
     subject = subject_find(text=text)
     if subject is None:
@@ -84,11 +104,8 @@ def index(request):
 def _merge_filters(request) -> tuple[MergeFilterForm, dict]:
     form = MergeFilterForm(request.GET)
     data = form.cleaned_data if form.is_valid() else {}
-    user_id = None
-    if data.get("user"):
-        subject = subject_find(text=data["user"])
-        user_id = subject.user_id if subject else data["user"].strip()
-    return form, {"user_id": user_id, "type": data.get("type"), "band": data.get("band"), "age": data.get("age")}
+    return form, {"user_id": _filter_user_id(data), "type": data.get("type"), "band": data.get("band"),
+                  "age": data.get("age")}
 
 
 @requires("review.review_merges", CONTENT)
@@ -99,11 +116,8 @@ def merge_list(request):
     result = selectors.merge_proposal_page(**filters, page=page, per_page=PER_PAGE)
     user_ids = {row["user_id"] for row in result["rows"]}
     services.memory_view_record(actor=request.user, user_ids=user_ids, page="merge_queue")
-    query = request.GET.copy()
-    query.pop("page", None)
     return _render(request, "review/merge_list.html", "Merge proposals", form=form, rows=_with_emails(result["rows"]),
-                   count=result["count"], page=page, pages=max((result["count"] + PER_PAGE - 1) // PER_PAGE, 1),
-                   query=query.urlencode(), filters=request.GET.urlencode())
+                   **_paging(request, page=page, count=result["count"]), filters=request.GET.urlencode())
 
 
 def _merges_decide(request, decide, done: str):
@@ -245,7 +259,7 @@ def correction_list(request):
     services.memory_view_record(actor=request.user, user_ids={c.subject.user_id for c in result["rows"]},
                                 page="correction_queue")
     return _render(request, "review/correction_list.html", "Proposed corrections", rows=result["rows"],
-                   count=result["count"], page=page, pages=max((result["count"] + PER_PAGE - 1) // PER_PAGE, 1))
+                   **_paging(request, page=page, count=result["count"]))
 
 
 def _correction_decide(request, public_id, decide, done: str):
@@ -277,21 +291,14 @@ def correction_reject(request, public_id):
 def trace_list(request):
     form = TraceFilterForm(request.GET)
     data = form.cleaned_data if form.is_valid() else {}
-    user_id = None
-    if data.get("user"):
-        subject = subject_find(text=data["user"])
-        user_id = subject.user_id if subject else data["user"].strip()
     page = _page_number(request)
-    result = selectors.trace_page(user_id=user_id, agent_id=data.get("agent"), session_id=data.get("session"),
-                                  outcome=data.get("outcome"), since=data.get("since"), until=data.get("until"),
-                                  page=page, per_page=PER_PAGE)
+    result = selectors.trace_page(user_id=_filter_user_id(data), agent_id=data.get("agent"),
+                                  session_id=data.get("session"), outcome=data.get("outcome"), since=data.get("since"),
+                                  until=data.get("until"), page=page, per_page=PER_PAGE)
     user_ids = {row["user_id"] for row in result["rows"]}
     services.memory_view_record(actor=request.user, user_ids=user_ids, page="trace_list")
-    query = request.GET.copy()
-    query.pop("page", None)
     return _render(request, "review/trace_list.html", "Reasoning traces", form=form, rows=_with_emails(result["rows"]),
-                   count=result["count"], page=page, pages=max((result["count"] + PER_PAGE - 1) // PER_PAGE, 1),
-                   query=query.urlencode())
+                   **_paging(request, page=page, count=result["count"]))
 
 
 @requires("review.review_traces", CONTENT)
@@ -329,9 +336,7 @@ def _audit_events(request):
 @require_GET
 def audit_list(request):
     form, events = _audit_events(request)
-    query = request.GET.copy()
-    query.pop("page", None)
-    return _render(request, "review/audit_list.html", "Audit log", form=form, query=query.urlencode(),
+    return _render(request, "review/audit_list.html", "Audit log", form=form, query=_query_without_page(request),
                    events=Paginator(events, PER_PAGE).get_page(request.GET.get("page")))
 
 

@@ -8,7 +8,7 @@ from neomodel import db
 
 from memory import ingest
 from memory.selectors import item_list
-from review import selectors
+from review import selectors, views
 from portal.models import AuditEvent
 from tests.review.conftest import ALL, same_as
 
@@ -53,6 +53,20 @@ def test_filters_narrow_the_queue(proposals, staff):
     assert client.get("/admin/review/merges/?user=someone-else").context["count"] == 0
     bands = sum(client.get(f"/admin/review/merges/?band={b}").context["count"] for b in ("high", "middle", "low"))
     assert bands == 2
+
+
+def test_the_queue_pages_keep_its_filters(proposals, staff, make_subject, monkeypatch):
+    monkeypatch.setattr(views, "PER_PAGE", 1)  # the two proposals on two pages
+    _, client = staff("review_merges", "view_memory_content")
+    email = proposals["subject"].account.email
+    first = client.get(f"/admin/review/merges/?user={email}&type=PERSON")
+    assert (first.context["count"], first.context["page"], first.context["pages"]) == (2, 1, 2)
+    query = f"user={email.replace('@', '%40')}&amp;type=PERSON"
+    assert f'href="?{query}&amp;page=2" id="next-page"' in first.content.decode()
+    second = client.get(f"/admin/review/merges/?user={email}&type=PERSON&page=2")
+    assert f'href="?{query}&amp;page=1">previous' in second.content.decode()
+    assert {row["from"]["name"] for row in first.context["rows"] + second.context["rows"]} == set(proposals["pairs"])
+    assert client.get(f"/admin/review/merges/?user={make_subject().account.email}").context["count"] == 0
 
 
 def test_approve_then_undo_restores_both_entities_exactly(proposals, staff):
