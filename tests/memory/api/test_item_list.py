@@ -4,6 +4,7 @@ import pytest
 
 from memory import ingest, services
 from memory.models import Grant
+from review import services as review_services
 
 pytestmark = pytest.mark.django_db
 
@@ -84,3 +85,21 @@ def test_a_bad_include_retracted_gets_the_one_error_shape(corrected):
     assert response.json() == {"message": "Invalid input; see extra.fields.",
                                "extra": {"fields": {"include_retracted": ["Must be a valid boolean."]}}}
 
+
+
+def test_the_fact_a_reviewers_revert_retracted_is_listed_only_when_asked(granted):
+    dana, _, client = granted
+    _seed(client, dana.user_id, "Paris", "jazz")
+    moved = client.post("/api/v1/conversations/s1/messages", {"user_id": dana.user_id, "messages": [
+        {"role": "user", "content": "I moved to Berlin.",
+         "facts": [{"subject": "Dana", "predicate": "LIVES_IN", "object": "Berlin", "cardinality": "single"}]}]},
+        format="json").json()["results"][0]["uid"]
+    assert ingest.message_extract(message_uid=moved, user_id=dana.user_id) == "done"
+    facts = {f["object"]: f for f in _page(client, dana.user_id, "facts")["items"]}
+    assert (facts["Paris"]["status"], facts["Berlin"]["status"]) == ("superseded", "current")
+
+    review_services.fact_revert(user_id=dana.user_id, fact_uid=facts["Paris"]["uid"], actor="reviewer@example.com")
+    assert [(f["object"], f["status"]) for f in _page(client, dana.user_id, "facts")["items"]] == [
+        ("Paris", "current")]
+    history = _page(client, dana.user_id, "facts", include_retracted="true")["items"]
+    assert {(f["object"], f["status"]) for f in history} == {("Paris", "current"), ("Berlin", "retracted")}
