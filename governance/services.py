@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import zipfile
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -379,26 +380,15 @@ def retention_apply(*, subject: Subject, at: datetime | None = None, actor: Acto
     deleted = dict.fromkeys((kind.name for kind in KINDS), 0)
     for _ in range(ERASE_PASSES):
         for kind in (FACTS, PREFERENCES, ENTITIES):
-            while True:
-                batch = rows(cypher.EXPIRED_DERIVED_DELETE[kind.label], params)[0]
+            for batch in _expired_batches(cypher.EXPIRED_DERIVED_DELETE[kind.label], params, counted="deleted"):
                 deleted[kind.name] += batch["deleted"]
-                _groups_settle(user_id=subject.user_id, groups=batch["groups"])
-                _corrections_forget(subject=subject, uids=batch["uids"])
-                if batch["deleted"] < RETENTION_BATCH:
-                    break
-        while True:
-            batch = rows(cypher.EXPIRED_MESSAGES_DELETE, params)[0]
+                _expired_settle(subject=subject, batch=batch)
+        for batch in _expired_batches(cypher.EXPIRED_MESSAGES_DELETE, params, counted="messages"):
             for kind in (MESSAGES, FACTS, PREFERENCES, ENTITIES):
                 deleted[kind.name] += batch[kind.name]
-            _groups_settle(user_id=subject.user_id, groups=batch["groups"])
-            _corrections_forget(subject=subject, uids=batch["uids"])
-            if batch["messages"] < RETENTION_BATCH:
-                break
-        while True:
-            batch = rows(cypher.EXPIRED_TRACES_DELETE, params)[0]
+            _expired_settle(subject=subject, batch=batch)
+        for batch in _expired_batches(cypher.EXPIRED_TRACES_DELETE, params, counted="traces"):
             deleted[TRACES.name] += batch["deleted"]
-            if batch["traces"] < RETENTION_BATCH:
-                break
         if deleted[MESSAGES.name] or deleted[TRACES.name]:
             _delete_in_batches(cypher.EMPTY_CONVERSATIONS_DELETE, {"user_id": subject.user_id})
         residue = selectors.retention_expired(subject=subject, at=at)
@@ -418,13 +408,21 @@ def retention_apply(*, subject: Subject, at: datetime | None = None, actor: Acto
     return {"deleted": deleted, "exports_expired": exports, "residue": residue}
 
 
-def _corrections_forget(*, subject: Subject, uids: list[str]) -> None:
-    """Delete the correction rows of deleted items: they hold the values, before and after."""
-    if uids:
-        Correction.objects.filter(subject=subject).filter(Q(target_uid__in=uids) | Q(version_uid__in=uids)).delete()
+def _expired_batches(query: str, params: dict, *, counted: str) -> Iterator[dict]:
+    """Run one batched retention delete until a batch comes back short (its `counted` below a batch); yield
+    each batch's row."""
+    while True:
+        batch = rows(query, params)[0]
+        yield batch
+        if batch[counted] < RETENTION_BATCH:
+            return
 
 
-def _groups_settle(*, user_id: str, groups: list[dict]) -> None:
-    """Settle again which fact or preference is current in groups that lost statements."""
-    for group in groups:
-        ingest.group_settle(user_id=user_id, group=ingest.StatementGroup(**group))
+def _expired_settle(*, subject: Subject, batch: dict) -> None:
+    """Settle again which fact or preference is current in the groups a batch took statements from, and delete
+    the correction rows of the items it deleted (they hold the values, before and after)."""
+    for group in batch["groups"]:
+        ingest.group_settle(user_id=subject.user_id, group=ingest.StatementGroup(**group))
+    if batch["uids"]:
+        Correction.objects.filter(subject=subject).filter(
+            Q(target_uid__in=batch["uids"]) | Q(version_uid__in=batch["uids"])).delete()

@@ -258,6 +258,19 @@ def test_traces_expire_with_their_steps_and_empty_conversations_go(person):
     assert rows == [["User"]]
 
 
+def test_retention_deletes_batch_after_batch_until_one_comes_back_short(person, monkeypatch):
+    monkeypatch.setattr(services, "RETENTION_BATCH", 1)  # one item a batch: each kind takes several
+    monkeypatch.setattr(services, "ERASE_PASSES", 1)  # and one pass: the batches alone must delete it all
+    p = person()
+    for category in ("history", "long_term", "reasoning"):
+        services.retention_choose(subject=p["subject"], category=category, days=1, actor=p["user"])
+    done = services.retention_apply(subject=p["subject"], at=timezone.now() + 2 * DAY)
+    assert done["deleted"]["messages"] == 2 and done["deleted"]["traces"] == 3 and done["deleted"]["entities"] >= 2
+    assert sum(done["residue"].values()) == 0
+    rows, _ = db.cypher_query("MATCH (n {user_id: $u}) RETURN labels(n)[0]", {"u": p["subject"].user_id})
+    assert rows == [["User"]]
+
+
 def test_a_corrected_item_past_retention_goes_with_its_corrections(member):
     p = member()
     say(p, "chat", ("user", "I like quince tea.", timezone.now() - 40 * DAY))
