@@ -22,6 +22,8 @@ from portal.redis_clients import app_redis
 WORD = re.compile(r"\w+")
 TOKEN = re.compile(r"[\w'’-]+|[^\w\s]")
 POSSESSIVE = re.compile(r"['’]s$")
+# "I" and its contractions are capitalised wherever they stand, and name no one.
+FIRST_PERSON = re.compile(r"I(?:['’]\w+)?")
 # Words a question is made of that say nothing about which message answers it.
 STOP_WORDS = frozenset(
     "a an and are as at be but by for if in into is it no not of on or such that the their then there these "
@@ -321,11 +323,11 @@ def query_focus(*, user_id: str, text: str, cutoffs: dict[str, datetime | None] 
     party's say "Caroline!", so the name draws greetings rather than the answer, and tells whose
     messages hold it. A capitalised word (not the first) is such a name when at least
     `ADDRESSED_SHARE` of the subject's newest `FOCUS_WINDOW` messages, and `ADDRESSED_MIN` of them,
-    contain it as written.
+    contain it as written ("I" is no name).
     """
     tokens = TOKEN.findall(text)
     words = [t for t in tokens if t[0].isalnum()]
-    names = sorted({POSSESSIVE.sub("", w) for w in words[1:] if w[:1].isupper()})
+    names = sorted({POSSESSIVE.sub("", w) for w in words[1:] if w[:1].isupper() and not FIRST_PERSON.fullmatch(w)})
     if not names:
         return {"text": text, "speaker": None}
     addressed = [row for row in rows(cypher.MESSAGE_WORD_COUNTS, {"user_id": user_id, "words": names,

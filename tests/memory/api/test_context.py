@@ -194,6 +194,15 @@ def test_names_the_conversation_keeps_using_are_left_out_of_recall(granted):
     assert "baked bread" in body["context"]
 
 
+def test_i_is_no_name_however_often_it_is_said(granted):
+    subject, _, client = granted
+    _converse(client, subject.user_id, "s1", *[("user", f"I walked the dog for {i} miles today.") for i in range(6)],
+              ("user", "I'm moving to Lisbon in May."))
+
+    assert selectors.query_focus(user_id=subject.user_id, text="When did I say I'm moving?") == {
+        "text": "When did I say I'm moving?", "speaker": None}
+
+
 def test_a_recalled_message_shows_its_own_date(granted):
     subject, _, client = granted
     _converse(client, subject.user_id, "s1", ("user", "Our anniversary dinner is at Tasca do Chico."))
