@@ -50,6 +50,26 @@ SCHEMA_REPLACED = ["DROP INDEX index_User_user_id IF EXISTS"] + [
 
 # --- writes -----------------------------------------------------------------------------------
 
+# The last message of conversation `c`'s chain, as `tail`: the one the conversation names (c.tail_uid,
+# set by every append) while it still ends the chain, else found by reading every message (a
+# conversation another library wrote, or whose last message a deletion took): the cost of finding it
+# does not grow with the conversation.
+_CONVERSATION_TAIL = """
+CALL (c) {
+  OPTIONAL MATCH (known:Message {uid: c.tail_uid}) USING INDEX known:Message(uid)
+  WHERE (c)-[:HAS_MESSAGE]->(known) AND NOT (known)-[:NEXT_MESSAGE]->()
+  CALL (c, known) {
+    WITH c, known WHERE known IS NULL
+    MATCH (c)-[:HAS_MESSAGE]->(last:Message) WHERE NOT (last)-[:NEXT_MESSAGE]->()
+    RETURN collect(last)[0] AS scanned
+  }
+  RETURN coalesce(known, scanned) AS tail
+}
+"""
+# How far back from the tail a walk along the chain may go: the most messages an append repeats-check
+# looks at (two per message of a batch of 100) and more than the longest history a context reads.
+CHAIN_WALK_MAX = 200
+
 # The person's node is locked first, as every extraction write locks it first (PERSON_WRITE_LOCK):
 # one lock order, so an append and a worker never deadlock.
 CONVERSATION_MERGE = """
@@ -60,16 +80,21 @@ MERGE (c:Conversation {user_id: $user_id, session_id: $session_id})
   ON CREATE SET c.uid = randomUUID(), c.agent_id = $agent_id, c.created_at = datetime(), c.last_seq = 0
 MERGE (u)-[:HAS_CONVERSATION]->(c)
 WITH c
-// The time of the last message: a new one may not be said before it.
-OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(tail:Message)
-WHERE NOT (tail)-[:NEXT_MESSAGE]->()
-// Messages already stored that the new batch might repeat: by client id, or by content among the last few.
+// The time of the last message (a new one may not be said before it), and the messages already stored
+// that the new batch might repeat: by client id (through its index), or by content among the last few.
+""" + _CONVERSATION_TAIL + """
 CALL (c) {
-  MATCH (c)-[:HAS_MESSAGE]->(m:Message)
-  WHERE m.client_id IN $client_ids OR (m.seq > c.last_seq - $window AND m.content_hash IN $hashes)
-  RETURN collect([m.uid, m.seq, m.client_id, m.content_hash]) AS seen
+  MATCH (m:Message) USING INDEX m:Message(client_id)
+  WHERE m.client_id IN $client_ids AND m.user_id = $user_id AND (c)-[:HAS_MESSAGE]->(m)
+  RETURN collect([m.uid, m.seq, m.client_id, m.content_hash]) AS by_client
 }
-RETURN c.uid AS uid, tail.created_at AS last_created_at, seen
+CALL (c, tail) {  // the last few first, then their hashes: no seek of every message with a common hash
+  MATCH (m:Message)-[:NEXT_MESSAGE*0..""" + str(CHAIN_WALK_MAX) + """]->(tail)
+  WHERE m.seq > c.last_seq - $window
+  WITH collect(m) AS last
+  RETURN [m IN last WHERE m.content_hash IN $hashes | [m.uid, m.seq, m.client_id, m.content_hash]] AS by_content
+}
+RETURN c.uid AS uid, tail.created_at AS last_created_at, by_client + by_content AS seen
 """
 
 # Locks the conversation node first (SET), so the tail read after it is the committed one even if
@@ -78,8 +103,7 @@ MESSAGES_APPEND = """
 MATCH (c:Conversation {uid: $conversation_uid, user_id: $user_id})
 SET c._lock = coalesce(c._lock, 0) + 1
 WITH c
-OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(tail:Message)
-WHERE NOT (tail)-[:NEXT_MESSAGE]->()
+""" + _CONVERSATION_TAIL + """
 WITH c, tail
 UNWIND range(0, size($messages) - 1) AS i
 WITH c, tail, i, $messages[i] AS row
@@ -90,7 +114,7 @@ CREATE (m:Message {
 })
 CREATE (c)-[:HAS_MESSAGE]->(m)
 WITH c, tail, collect(m) AS created
-SET c.last_seq = c.last_seq + size(created)
+SET c.last_seq = c.last_seq + size(created), c.tail_uid = last(created).uid
 WITH c, tail, created
 CALL (c, tail, created) {
   WITH c, tail, created WHERE tail IS NULL
@@ -116,17 +140,19 @@ ORDER BY m.seq
 """
 
 # Forgetting a message: the four steps below run in one transaction. The chain stays linked
-# around the gap; facts and preferences extracted from it alone go, and so do entities that
-# nothing else mentions or is about.
+# around the gap (and ends at the message before it, when it was the last); facts and preferences
+# extracted from it alone go, and so do entities that nothing else mentions or is about.
 MESSAGE_UNLINK = """
 MATCH (m:Message {uid: $uid, user_id: $user_id})
 OPTIONAL MATCH (prev:Message)-[:NEXT_MESSAGE]->(m)
 OPTIONAL MATCH (m)-[:NEXT_MESSAGE]->(next:Message)
 OPTIONAL MATCH (c:Conversation)-[:FIRST_MESSAGE]->(m)
+OPTIONAL MATCH (owner:Conversation {tail_uid: m.uid})-[:HAS_MESSAGE]->(m)
 FOREACH (_ IN CASE WHEN prev IS NOT NULL AND next IS NOT NULL THEN [1] ELSE [] END |
   CREATE (prev)-[:NEXT_MESSAGE]->(next))
 FOREACH (_ IN CASE WHEN c IS NOT NULL AND next IS NOT NULL THEN [1] ELSE [] END |
   CREATE (c)-[:FIRST_MESSAGE]->(next))
+FOREACH (_ IN CASE WHEN owner IS NOT NULL THEN [1] ELSE [] END | SET owner.tail_uid = prev.uid)
 RETURN count(m)
 """
 
@@ -404,8 +430,9 @@ def held_at(node: str) -> str:
 _CONTEXT_READ = """
 CALL () {
   OPTIONAL MATCH (c:Conversation {user_id: $user_id, session_id: $session_id}) WHERE $sections.history
-  CALL (c) {
-    MATCH (c)-[:HAS_MESSAGE]->(m:Message)
+  """ + _CONVERSATION_TAIL.strip() + """
+  CALL (c, tail) {
+    MATCH (m:Message)-[:NEXT_MESSAGE*0..""" + str(CHAIN_WALK_MAX) + """]->(tail)
     WHERE m.seq > c.last_seq - $history_limit AND """ + kept(label="Message", node="m") + """
     WITH m ORDER BY m.seq
     RETURN collect(m {.uid, .role, .content, .seq, .created_at, session_id: c.session_id}) AS recent

@@ -81,6 +81,7 @@ class Conversation(MemoryNode):
     title = StringProperty()
     created_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     last_seq = IntegerProperty(default=0)
+    tail_uid = StringProperty(help_text="The uid of the chain's last message (memory.cypher._CONVERSATION_TAIL).")
     messages = RelationshipTo("Message", "HAS_MESSAGE")
     first_message = RelationshipTo("Message", "FIRST_MESSAGE", cardinality=ZeroOrOne)
     traces = RelationshipTo("ReasoningTrace", "HAS_TRACE")

@@ -56,6 +56,8 @@ CREATE (n:Message {uid: m.uid, user_id: row.user_id, role: 'user', content: m.co
                    created_at: datetime($start) + duration({seconds: row.offset + i})})
 CREATE (c)-[:HAS_MESSAGE]->(n)
 WITH c, collect(n) AS chain
+SET c.tail_uid = last(chain).uid
+WITH c, chain
 CALL (c, chain) {
   WITH c, chain[0] AS first CREATE (c)-[:FIRST_MESSAGE]->(first)
 }

@@ -258,3 +258,50 @@ def test_the_schema_documents_created_at(granted):
     schema = SchemaGenerator().get_schema(request=None, public=True)
     field = schema["components"]["schemas"]["MessageIn"]["properties"]["created_at"]
     assert field["format"] == "date-time" and "offset" in field["description"]
+
+
+def test_forgetting_the_last_message_lets_the_next_append_follow_the_one_before(granted):
+    subject, _, client = granted
+    stored = _append(client, subject.user_id, [{"role": "user", "content": c} for c in ("one", "two", "three")]).json()
+
+    assert client.delete(f"/api/v1/users/{subject.user_id}/messages/{stored['results'][2]['uid']}").status_code == 200
+    rows, _ = db.cypher_query("MATCH (c:Conversation {user_id: $u}) RETURN c.tail_uid", {"u": subject.user_id})
+    assert rows == [[stored["results"][1]["uid"]]]
+    _append(client, subject.user_id, [{"role": "user", "content": "four"}])
+
+    assert chain(subject.user_id) == ["one", "two", "four"]
+    body = client.post("/api/v1/context", {"user_id": subject.user_id, "session_id": "s1", "token_budget": 500},
+                       format="json").json()
+    assert [i["text"] for i in body["items"] if i["provenance"].get("source") == "recent"] == [
+        "user: one", "user: two", "user: four"]
+
+
+def test_a_conversation_that_names_no_last_message_is_appended_to_its_real_end(granted):
+    subject, _, client = granted
+    _append(client, subject.user_id, [{"role": "user", "content": "one", "client_message_id": "a"},
+                                      {"role": "assistant", "content": "two"}])
+    # As another library (or a version before tail_uid) leaves a conversation: nothing names its last message.
+    db.cypher_query("MATCH (c:Conversation {user_id: $u}) REMOVE c.tail_uid", {"u": subject.user_id})
+
+    again = _append(client, subject.user_id, [{"role": "user", "content": "one", "client_message_id": "a"},
+                                              {"role": "assistant", "content": "two"},
+                                              {"role": "user", "content": "three"}]).json()
+
+    assert [r["stored"] for r in again["results"]] == [False, False, True]
+    assert chain(subject.user_id) == ["one", "two", "three"]
+    rows, _ = db.cypher_query("MATCH (c:Conversation {user_id: $u}) MATCH (m:Message {uid: c.tail_uid}) "
+                              "RETURN m.content", {"u": subject.user_id})
+    assert rows == [["three"]]
+
+
+def test_repeats_are_found_by_client_id_however_long_ago_and_by_content_only_among_the_last(granted):
+    subject, _, client = granted
+    first = [{"role": "user", "content": "hello", "client_message_id": "early"}]
+    _append(client, subject.user_id, first)
+    _append(client, subject.user_id, [{"role": "user", "content": f"turn {i}"} for i in range(30)])
+
+    again = _append(client, subject.user_id, [*first, {"role": "user", "content": "turn 29"},
+                                              {"role": "user", "content": "turn 0"}]).json()
+
+    assert [r["stored"] for r in again["results"]] == [False, False, True]
+    assert chain(subject.user_id)[-1] == "turn 0"
