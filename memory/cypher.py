@@ -439,14 +439,15 @@ CALL () {
   }
   RETURN coalesce(c.last_seq, 0) + 1 AS next_seq, recent
 }
-WITH next_seq, recent, [m IN recent | m.uid] AS exclude, coalesce($recall_embedding, $embedding) AS recall_vector
-CALL (exclude, recall_vector) {
-  WITH exclude, recall_vector WHERE $sections.recall
+WITH next_seq, recent, [m IN recent | m.uid] AS exclude, coalesce($recall_embedding, $embedding) AS recall_vector,
+     @SCAN@ AS scan
+CALL (exclude, recall_vector, scan) {
+  WITH exclude, recall_vector, scan WHERE $sections.recall
   @VECTOR_BRANCH@
   RETURN collect({uid: m.uid, score: score}) AS vector
 }
-CALL (exclude, recall_vector) {
-  WITH exclude, recall_vector WHERE $sections.recall AND $after IS NOT NULL
+CALL (exclude, recall_vector, scan) {
+  WITH exclude, recall_vector, scan WHERE $sections.recall AND $after IS NOT NULL
   @TIME_BRANCH@
   RETURN collect({uid: m.uid, score: score}) AS time
 }
@@ -551,10 +552,12 @@ _TIME_BRANCH_EXACT = """
     AND NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
   WITH m, vector.similarity.cosine(m.embedding, recall_vector) AS score
   ORDER BY score DESC LIMIT $depth"""
-CONTEXT_READ = _CONTEXT_READ.replace("@VECTOR_BRANCH@", _VECTOR_BRANCH_EXACT.strip()).replace(
-    "@TIME_BRANCH@", _TIME_BRANCH_EXACT.strip())
+CONTEXT_READ = _CONTEXT_READ.replace("@SCAN@", "true").replace(
+    "@VECTOR_BRANCH@", _VECTOR_BRANCH_EXACT.strip()).replace("@TIME_BRANCH@", _TIME_BRANCH_EXACT.strip())
 
-# The same branches through the in-index filtered search of Neo4j 2026.01+ (MESSAGES_BY_VECTOR_SEARCH):
+# The same branches through the in-index filtered search of Neo4j 2026.01+ (MESSAGES_BY_VECTOR_SEARCH)
+# for a person holding more than $exact_scan_max messages (settings.RECALL_EXACT_SCAN_MAX), counted up
+# to one more than that; a person with fewer is scanned exactly, as on 5.26:
 # VECTOR_SEARCH_OVERFETCH candidates per message wanted, plus as many as the recent turns it may drop
 # (the index's LIMIT takes parameters only), re-ranked by exact cosine.
 _VECTOR_BRANCH_SEARCH = """
@@ -573,8 +576,20 @@ _TIME_BRANCH_SEARCH = """
   WITH m, recall_vector WHERE NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
   WITH m, vector.similarity.cosine(m.embedding, recall_vector) AS score
   ORDER BY score DESC LIMIT $depth"""
-CONTEXT_READ_SEARCH = "CYPHER 25\n" + _CONTEXT_READ.replace("@VECTOR_BRANCH@", _VECTOR_BRANCH_SEARCH.strip()).replace(
-    "@TIME_BRANCH@", _TIME_BRANCH_SEARCH.strip())
+
+
+def _scanned_or_searched(*, exact: str, search: str) -> str:
+    """Return a branch that scans exactly where `scan` holds (a person with few messages), else searches the index."""
+    return (f"CALL (exclude, recall_vector, scan) {{\n  WITH exclude, recall_vector WHERE scan\n  {exact.strip()}\n"
+            f"  RETURN m, score\n  UNION ALL\n  WITH exclude, recall_vector WHERE NOT scan\n  {search.strip()}\n"
+            f"  RETURN m, score\n  }}\n  WITH m, score")
+
+
+CONTEXT_READ_SEARCH = "CYPHER 25\n" + _CONTEXT_READ.replace(
+    "@SCAN@", "size(COLLECT { MATCH (n:Message {user_id: $user_id}) RETURN 1 LIMIT $exact_scan_max + 1 }) "
+              "<= $exact_scan_max").replace(
+    "@VECTOR_BRANCH@", _scanned_or_searched(exact=_VECTOR_BRANCH_EXACT, search=_VECTOR_BRANCH_SEARCH)).replace(
+    "@TIME_BRANCH@", _scanned_or_searched(exact=_TIME_BRANCH_EXACT, search=_TIME_BRANCH_SEARCH))
 
 # --- extraction, resolution, supersession ------------------------------------------------------
 

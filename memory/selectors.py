@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
@@ -256,6 +257,7 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
         "facts_limit": limits["facts"], "preferences_limit": limits["preferences"],
         "entities_limit": limits["entities"], "traces_limit": limits["traces"],
         "as_of": moment(as_of) if as_of else None, "cutoffs": cutoffs,
+        "exact_scan_max": settings.RECALL_EXACT_SCAN_MAX,
     })[0]
     branches = {"vector": found["vector"]}
     if during:

@@ -115,3 +115,20 @@ def test_the_filtered_index_beside_nams_is_no_conflict_for_install_labels(filter
     from memory.adoption import vector_index_conflicts
 
     assert vector_index_conflicts(dimensions=get_embedder().dimensions) == []
+
+
+@pytest.mark.parametrize("exact_scan_max", [0, 1000], ids=["through the index", "scanned"])
+def test_the_context_recalls_the_exact_nearest_messages_through_the_index_or_the_scan(filtered, two_people,
+                                                                                      settings, exact_scan_max):
+    """Past RECALL_EXACT_SCAN_MAX messages the context's recall searches the index, else it scans; both
+    rank the person's own messages as the exact scan does."""
+    settings.RECALL_EXACT_SCAN_MAX = exact_scan_max
+    alice, _ = two_people
+
+    recalled = selectors.messages_relevant(user_id=alice.user_id, embedding=_params(alice)["embedding"],
+                                           lucene=None, limit=5)
+    exact = [row["uid"] for row in graphdb.rows(cypher.MESSAGES_BY_VECTOR, _params(alice, limit=len(TURNS)))]
+
+    assert len(recalled) == 5 and {m["uid"] for m in recalled} <= _uids(alice)
+    assert {m["uid"]: m["ranks"]["vector"] for m in recalled} == {m["uid"]: exact.index(m["uid"]) + 1
+                                                                  for m in recalled}
