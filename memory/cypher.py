@@ -426,7 +426,8 @@ def held_at(node: str) -> str:
 # entities with their neighbourhood; similar traces. Each section is a CALL that collects its rows, so
 # one that finds nothing (or is not asked for in $sections) keeps the row. The query vector is sent
 # once; recall's own ($recall_embedding: the query without the names the conversation keeps using)
-# only when it differs. Every section leaves out what is past its retention ($cutoffs).
+# only when it differs. Every section leaves out what is past its retention ($cutoffs). Messages carry
+# their time as text (graphdb.moment_parsed): the driver's own DateTime costs a hundred times more to read.
 _CONTEXT_READ = """
 CALL () {
   OPTIONAL MATCH (c:Conversation {user_id: $user_id, session_id: $session_id}) WHERE $sections.history
@@ -435,7 +436,7 @@ CALL () {
     MATCH (m:Message)-[:NEXT_MESSAGE*0..""" + str(CHAIN_WALK_MAX) + """]->(tail)
     WHERE m.seq > c.last_seq - $history_limit AND """ + kept(label="Message", node="m") + """
     WITH m ORDER BY m.seq
-    RETURN collect(m {.uid, .role, .content, .seq, .created_at, session_id: c.session_id}) AS recent
+    RETURN collect(m {.uid, .role, .content, .seq, created_at: toString(m.created_at), session_id: c.session_id}) AS recent
   }
   RETURN coalesce(c.last_seq, 0) + 1 AS next_seq, recent
 }
@@ -472,7 +473,7 @@ CALL (vector, time, fulltext, neighbours) {
   MATCH (m:Message {uid: uid}) USING INDEX m:Message(uid)
   WHERE m.user_id = $user_id
   MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
-  RETURN collect(m {.uid, .role, .content, .seq, .created_at, session_id: c.session_id}) AS messages
+  RETURN collect(m {.uid, .role, .content, .seq, created_at: toString(m.created_at), session_id: c.session_id}) AS messages
 }
 CALL () {
   WITH $sections.long_term AS wanted WHERE wanted

@@ -16,7 +16,7 @@ from memory.kinds import kind_get
 from memory.models import (CATEGORIES, Agent, ConsentRecord, Correction, Grant, RetentionChoice, RetentionPolicy,
                            Subject)
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
-from portal.graphdb import moment, rows, vector_search_filters
+from portal.graphdb import moment, moment_parsed, rows, vector_search_filters
 from portal.outbox import WorkCount, WorkItem
 from portal.redis_clients import app_redis
 
@@ -259,6 +259,8 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
         "as_of": moment(as_of) if as_of else None, "cutoffs": cutoffs,
         "exact_scan_max": settings.RECALL_EXACT_SCAN_MAX,
     })[0]
+    for message in (*found["recent"], *found["messages"]):
+        message["created_at"] = moment_parsed(message["created_at"])
     branches = {"vector": found["vector"]}
     if during:
         branches["time"] = found["time"]

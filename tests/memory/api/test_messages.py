@@ -198,6 +198,8 @@ def test_messages_carry_their_own_time_with_its_offset(granted):
     (_, first), (_, second), (_, third) = _stored_times(subject.user_id)
     assert first.isoformat() == second.isoformat() == "2025-03-03T18:30:00+01:00"
     assert (timezone.now() - third).total_seconds() < 60
+    context = client.post("/api/v1/context", {"user_id": subject.user_id, "session_id": "s1"}, format="json").json()
+    assert [i["provenance"]["created_at"] for i in context["items"]][:2] == ["2025-03-03T18:30:00+01:00"] * 2
 
 
 @pytest.mark.parametrize("value, detail", [
