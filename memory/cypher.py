@@ -558,7 +558,7 @@ CONTEXT_READ = _CONTEXT_READ.replace("@SCAN@", "true").replace(
 
 # The same branches through the in-index filtered search of Neo4j 2026.01+ (MESSAGES_BY_VECTOR_SEARCH)
 # for a person holding more than $exact_scan_max messages (settings.RECALL_EXACT_SCAN_MAX), counted up
-# to one more than that; a person with fewer is scanned exactly, as on 5.26:
+# to one more than that, and only when recall is asked for; a person with fewer is scanned exactly, as on 5.26:
 # VECTOR_SEARCH_OVERFETCH candidates per message wanted, plus as many as the recent turns it may drop
 # (the index's LIMIT takes parameters only), re-ranked by exact cosine.
 _VECTOR_BRANCH_SEARCH = """
@@ -587,8 +587,8 @@ def _scanned_or_searched(*, exact: str, search: str) -> str:
 
 
 CONTEXT_READ_SEARCH = "CYPHER 25\n" + _CONTEXT_READ.replace(
-    "@SCAN@", "size(COLLECT { MATCH (n:Message {user_id: $user_id}) RETURN 1 LIMIT $exact_scan_max + 1 }) "
-              "<= $exact_scan_max").replace(
+    "@SCAN@", "CASE WHEN $sections.recall THEN size(COLLECT { MATCH (n:Message {user_id: $user_id}) RETURN 1 "
+              "LIMIT $exact_scan_max + 1 }) <= $exact_scan_max ELSE true END").replace(
     "@VECTOR_BRANCH@", _scanned_or_searched(exact=_VECTOR_BRANCH_EXACT, search=_VECTOR_BRANCH_SEARCH)).replace(
     "@TIME_BRANCH@", _scanned_or_searched(exact=_TIME_BRANCH_EXACT, search=_TIME_BRANCH_SEARCH))
 
