@@ -1,9 +1,10 @@
 """Raw Cypher of the memory app, as named constants with $parameters.
 
-Every query that serves a subject matches on `user_id`. Vector recall is exact: it scores the
-subject's own nodes (found through the `user_id` index) with vector.similarity.cosine, so other
-tenants can never crowd a user's best matches out of an approximate top-k. Fulltext indexes
-include `user_id` as a field, so the Lucene query itself is tenant-filtered too.
+Every query that serves a subject matches on `user_id`. Vector recall scores the subject's own nodes
+(found through the `user_id` index) with vector.similarity.cosine, or, for a person with many messages
+on Neo4j 2026.01+, asks a vector index that filters by `user_id` inside it: either way other tenants
+can never crowd a user's best matches out of an approximate top-k. Fulltext indexes include
+`user_id` as a field, so the Lucene query itself is tenant-filtered too.
 """
 
 SCHEMA = [
@@ -348,47 +349,10 @@ RETURN t.uid AS uid
 # --- reads ------------------------------------------------------------------------------------
 # Every read that serves the context leaves out what is past its retention ($cutoffs, see kept()).
 
-# Exact cosine over the subject's own messages, outside the given session's recent window.
-MESSAGES_BY_VECTOR = """
-MATCH (m:Message {user_id: $user_id})
-WHERE m.embedding IS NOT NULL AND NOT m.uid IN $exclude
-  AND ($after IS NULL OR m.created_at >= $after) AND ($before IS NULL OR m.created_at < $before)
-  AND """ + kept(label="Message", node="m") + """
-WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
-ORDER BY score DESC LIMIT $limit
-MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
-RETURN m.uid AS uid, m.role AS role, m.content AS content, m.seq AS seq, m.created_at AS created_at,
-       c.session_id AS session_id, score
-"""
-
 # How many rows the filtered index is asked for per row wanted: it ranks approximately, by quantised
 # vectors, so its candidates are re-ranked by exact cosine. 30 gave recall@10 1.000 against the exact
 # scan at p95 25 ms for a person with 100,000 messages (20: 0.984; docs/benchmarks.md).
 VECTOR_SEARCH_OVERFETCH = 30
-
-
-def messages_by_vector_search(*, overfetch: int) -> str:
-    """Return MESSAGES_BY_VECTOR's query (same parameters and columns) through the in-index filtered
-    search of Neo4j 2026.01+: the subject's nearest messages within the time span, `overfetch` per row
-    wanted (the index's LIMIT must be fixed by the parameters alone), re-ranked by exact cosine. A
-    person with fewer messages than that gets all of them, so the answer is exact for them."""
-    return """
-CYPHER 25
-MATCH (m:Message)
-  SEARCH m IN (VECTOR INDEX message_embedding_filtered FOR $embedding
-    WHERE m.user_id = $user_id AND m.created_at >= coalesce($after, datetime('0001-01-01T00:00:00Z'))
-      AND m.created_at < coalesce($before, datetime('9999-12-31T00:00:00Z'))
-    LIMIT $limit * """ + str(overfetch) + """ + size($exclude))
-WITH m WHERE NOT m.uid IN $exclude AND """ + kept(label="Message", node="m") + """
-WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
-ORDER BY score DESC LIMIT $limit
-MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
-RETURN m.uid AS uid, m.role AS role, m.content AS content, m.seq AS seq, m.created_at AS created_at,
-       c.session_id AS session_id, score
-"""
-
-
-MESSAGES_BY_VECTOR_SEARCH = messages_by_vector_search(overfetch=VECTOR_SEARCH_OVERFETCH)
 
 # How many of the subject's newest messages (FOCUS_WINDOW, read in the order of the (user_id,
 # created_at) index, so the cost does not grow with the person's memory) contain each word as written,
@@ -556,7 +520,7 @@ _TIME_BRANCH_EXACT = """
 CONTEXT_READ = _CONTEXT_READ.replace("@SCAN@", "true").replace(
     "@VECTOR_BRANCH@", _VECTOR_BRANCH_EXACT.strip()).replace("@TIME_BRANCH@", _TIME_BRANCH_EXACT.strip())
 
-# The same branches through the in-index filtered search of Neo4j 2026.01+ (MESSAGES_BY_VECTOR_SEARCH)
+# The same branches through the in-index filtered search of Neo4j 2026.01+
 # for a person holding more than $exact_scan_max messages (settings.RECALL_EXACT_SCAN_MAX), counted up
 # to one more than that, and only when recall is asked for; a person with fewer is scanned exactly, as on 5.26:
 # VECTOR_SEARCH_OVERFETCH candidates per message wanted, plus as many as the recent turns it may drop

@@ -220,22 +220,6 @@ def item_search(*, user_id: str, kind: str, text: str, limit: int = 50,
     return [{"uid": row["uid"], **row["item"]} for row in found]
 
 
-def messages_similar(*, user_id: str, embedding: list[float], exclude: list[str], limit: int,
-                     during: tuple[datetime, datetime] | None = None,
-                     cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
-    """Return the subject's messages nearest to the embedding by exact cosine, best first, optionally
-    only those written `during` a time span.
-
-    Where the server filters inside the vector index, its candidates are the ones re-ranked, so the
-    cost does not grow with the person's memory; elsewhere all of the person's messages are scored.
-    """
-    after, before = during or (None, None)
-    query = cypher.MESSAGES_BY_VECTOR_SEARCH if vector_search_filters() else cypher.MESSAGES_BY_VECTOR
-    return rows(query, {"user_id": user_id, "embedding": embedding, "exclude": exclude,
-                                            "limit": limit, "after": after, "before": before,
-                                            "cutoffs": _cutoffs(user_id, cutoffs)})
-
-
 def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, bool], limits: dict[str, int],
                    embedding: list[float] | None, recall_embedding: list[float] | None = None,
                    lucene: str | None = None, entity_lucene: str | None = None,
@@ -246,7 +230,8 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
 
     `sections` says which of history (the session's last `limits["history"]` turns), recall (the most
     relevant `limits["messages"]` messages, see `_messages_fused`), long_term (facts, preferences and
-    entities) and reasoning (traces) to read. Recall uses `recall_embedding` when given, else `embedding`.
+    entities) and reasoning (traces) to read. Recall uses `recall_embedding` when given, else `embedding`;
+    `branches` holds what each of its branches found before the fusion ({uid, score}, best first).
     """
     after, before = during or (None, None)
     depth = max(limits["messages"], RECALL_DEPTH)
@@ -267,7 +252,7 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
     if lucene:
         branches["fulltext"] = found["fulltext"]
     messages = {message["uid"]: message for message in found["messages"]}
-    return {"recent": found["recent"], "next_seq": found["next_seq"],
+    return {"recent": found["recent"], "next_seq": found["next_seq"], "branches": branches,
             "messages": _messages_fused(branches=branches, neighbours=found["neighbours"], messages=messages,
                                         limit=limits["messages"], speaker=speaker) if sections["recall"] else [],
             **{kind: found[kind] for kind in ("facts", "preferences", "entities", "traces")}}
@@ -282,6 +267,22 @@ def messages_relevant(*, user_id: str, embedding: list[float], lucene: str | Non
     return context_recall(user_id=user_id, session_id=None, sections=sections, limits=limits, embedding=embedding,
                           lucene=lucene, during=during, speaker=speaker,
                           cutoffs=_cutoffs(user_id, cutoffs))["messages"]
+
+
+def messages_nearest(*, user_id: str, embedding: list[float], limit: int,
+                     during: tuple[datetime, datetime] | None = None,
+                     cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
+    """Return the subject's messages nearest to the embedding as the context's recall finds them, {uid, score}
+    best first: its vector branch, or with `during` its branch over the messages said in that span.
+
+    On Neo4j 2026.01+ a person holding more than RECALL_EXACT_SCAN_MAX messages is searched through the
+    filtered index; everyone else is scored exactly, so this is what recall@10 against exact is measured on.
+    """
+    limits = {"history": 0, "messages": limit, "facts": 0, "preferences": 0, "entities": 0, "traces": 0}
+    sections = {"history": False, "recall": True, "long_term": False, "reasoning": False}
+    found = context_recall(user_id=user_id, session_id=None, sections=sections, limits=limits, embedding=embedding,
+                           during=during, cutoffs=_cutoffs(user_id, cutoffs))["branches"]
+    return found["time" if during else "vector"][:limit]
 
 
 def _messages_fused(*, branches: dict[str, list[dict]], neighbours: list[dict], messages: dict[str, dict],

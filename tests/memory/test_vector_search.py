@@ -1,15 +1,17 @@
-"""Message recall through the in-index filtered vector search (Neo4j 2026.01+), against the exact scan.
+"""The context's message recall, through the in-index filtered vector search (Neo4j 2026.01+) or the
+exact scan, against exact cosine computed here from the stored vectors.
 
-On the 5.26 line the server cannot filter inside a vector index: the probe says so and the tests of
-the search itself are skipped there (CI runs this module on the 2026 line too).
+On the 5.26 line the server cannot filter inside a vector index: the probe says so and the tests
+through the index are skipped there (CI runs this module on the 2026 line too).
 """
 
 import re
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
-from memory import cypher, selectors, services
+from memory import selectors, services
 from memory.embeddings import get_embedder
 from portal import graphdb
 
@@ -47,6 +49,18 @@ def filtered():
         pytest.skip(f"Neo4j {graphdb.server_info()['version']} cannot filter inside a vector index (2026.01+ can)")
 
 
+@pytest.fixture(params=["through the index", "scanned"])
+def recall_way(request, settings):
+    """Recall through the filtered index (every person, where the server has one), or by the exact scan."""
+    if request.param == "through the index":
+        if not graphdb.vector_search_filters():
+            pytest.skip(f"Neo4j {graphdb.server_info()['version']} cannot filter inside a vector index")
+        settings.RECALL_EXACT_SCAN_MAX = 0
+    else:
+        settings.RECALL_EXACT_SCAN_MAX = 1000
+    return request.param
+
+
 @pytest.fixture
 def two_people(make_subject, make_agent):
     """Alice and Bob told the same agent the same things, an hour apart each, through the product's append."""
@@ -61,9 +75,21 @@ def two_people(make_subject, make_agent):
     return people
 
 
-def _params(subject, **changes):
-    return {"user_id": subject.user_id, "embedding": get_embedder().embed([QUESTION])[0].tolist(), "exclude": [],
-            "limit": 5, "after": None, "before": None, "cutoffs": {"history": None}} | changes
+def _question():
+    return get_embedder().embed([QUESTION])[0]
+
+
+def _exact(subject, *, exclude=(), during=None, since=None, limit=5):
+    """Return the subject's messages by exact cosine to the question, [(uid, score)] on Neo4j's (1 + cos) / 2 scale,
+    computed here from the stored vectors: outside `exclude`, said within `during`, and not before `since`."""
+    stored = graphdb.rows("MATCH (m:Message {user_id: $u}) RETURN m.uid AS uid, m.embedding AS embedding, "
+                          "m.created_at AS created_at", {"u": subject.user_id})
+    kept = [m for m in stored if m["uid"] not in exclude and (since is None or m["created_at"] >= since)
+            and (during is None or during[0] <= m["created_at"] < during[1])]
+    question = _question()
+    scored = [(m["uid"], (1 + float(np.dot(m["embedding"], question) / np.linalg.norm(m["embedding"]))) / 2)
+              for m in kept]
+    return sorted(scored, key=lambda pair: -pair[1])[:limit]
 
 
 def _uids(subject):
@@ -81,34 +107,41 @@ def test_the_probe_matches_the_servers_version_and_install_labels_builds_the_ind
         assert "message_embedding_filtered" not in indexes
 
 
-def test_filtered_search_gives_the_exact_answer_from_the_persons_own_messages(filtered, two_people):
+def test_recall_gives_the_exact_answer_from_the_persons_own_messages(recall_way, two_people):
     alice, bob = two_people
-    exact = graphdb.rows(cypher.MESSAGES_BY_VECTOR, _params(alice))
-    found = selectors.messages_similar(user_id=alice.user_id, embedding=_params(alice)["embedding"], exclude=[],
-                                       limit=5)
-    assert [row["uid"] for row in found] == [row["uid"] for row in exact]
-    assert found[0]["content"] == TURNS[0]
-    assert {row["uid"] for row in found} <= _uids(alice) and not {row["uid"] for row in found} & _uids(bob)
-    assert [row["score"] for row in found] == pytest.approx([row["score"] for row in exact], abs=1e-6)
-    assert {row["session_id"] for row in found} == {"s1"}
+
+    found = selectors.messages_nearest(user_id=alice.user_id, embedding=_question().tolist(), limit=5)
+
+    exact = _exact(alice)
+    assert [hit["uid"] for hit in found] == [uid for uid, _ in exact]
+    assert {hit["uid"] for hit in found} <= _uids(alice) and not {hit["uid"] for hit in found} & _uids(bob)
+    assert [hit["score"] for hit in found] == pytest.approx([score for _, score in exact], abs=1e-6)
+    first = graphdb.scalar("MATCH (m:Message {uid: $uid}) RETURN m.content", {"uid": found[0]["uid"]})
+    assert first == TURNS[0]
 
 
-def test_filtered_search_keeps_the_time_span_the_exclusions_and_retention(filtered, two_people):
+def test_recall_keeps_the_sessions_recent_turns_out_the_time_span_and_retention(recall_way, two_people):
     alice, _ = two_people
-    everything = graphdb.rows(cypher.MESSAGES_BY_VECTOR, _params(alice, limit=20))
-    excluded = [everything[0]["uid"], everything[3]["uid"]]
-    during = (START + timedelta(hours=5), START + timedelta(hours=14))
-    for changes in ({"exclude": excluded}, {"after": during[0], "before": during[1]},
-                    {"cutoffs": {"history": START + timedelta(hours=12)}}):
-        exact = graphdb.rows(cypher.MESSAGES_BY_VECTOR, _params(alice, **changes))
-        found = graphdb.rows(cypher.MESSAGES_BY_VECTOR_SEARCH, _params(alice, **changes))
-        assert [row["uid"] for row in found] == [row["uid"] for row in exact], changes
-        assert len(found) == 5
-    within = selectors.messages_similar(user_id=alice.user_id, embedding=_params(alice)["embedding"],
-                                        exclude=excluded, limit=20, during=during)
-    assert len(within) == 9 and not {row["uid"] for row in within} & set(excluded)
-    assert all(during[0] <= row["created_at"] < during[1] for row in within)
+    question = _question().tolist()
+    limits = {"history": 3, "messages": 5, "facts": 0, "preferences": 0, "entities": 0, "traces": 0}
+    sections = {"history": True, "recall": True, "long_term": False, "reasoning": False}
+    cutoffs = {"history": None, "long_term": None, "reasoning": None}
 
+    read = selectors.context_recall(user_id=alice.user_id, session_id="s1", sections=sections, limits=limits,
+                                    embedding=question, cutoffs=cutoffs)
+    recent = [m["uid"] for m in read["recent"]]
+    assert len(recent) == 3
+    assert [hit["uid"] for hit in read["branches"]["vector"][:5]] == [uid for uid, _ in _exact(alice, exclude=recent)]
+
+    during = (START + timedelta(hours=5), START + timedelta(hours=14))
+    within = selectors.messages_nearest(user_id=alice.user_id, embedding=question, limit=20, during=during)
+    assert [hit["uid"] for hit in within] == [uid for uid, _ in _exact(alice, during=during, limit=20)]
+    assert len(within) == 9
+
+    since = START + timedelta(hours=12)
+    kept = selectors.messages_nearest(user_id=alice.user_id, embedding=question, limit=5,
+                                      cutoffs={"history": since, "long_term": None, "reasoning": None})
+    assert [hit["uid"] for hit in kept] == [uid for uid, _ in _exact(alice, since=since)]
 
 
 def test_the_filtered_index_beside_nams_is_no_conflict_for_install_labels(filtered):
@@ -117,17 +150,14 @@ def test_the_filtered_index_beside_nams_is_no_conflict_for_install_labels(filter
     assert vector_index_conflicts(dimensions=get_embedder().dimensions) == []
 
 
-@pytest.mark.parametrize("exact_scan_max", [0, 1000], ids=["through the index", "scanned"])
-def test_the_context_recalls_the_exact_nearest_messages_through_the_index_or_the_scan(filtered, two_people,
-                                                                                      settings, exact_scan_max):
+def test_the_context_ranks_the_exact_nearest_messages_through_the_index_or_the_scan(recall_way, two_people):
     """Past RECALL_EXACT_SCAN_MAX messages the context's recall searches the index, else it scans; both
     rank the person's own messages as the exact scan does."""
-    settings.RECALL_EXACT_SCAN_MAX = exact_scan_max
     alice, _ = two_people
 
-    recalled = selectors.messages_relevant(user_id=alice.user_id, embedding=_params(alice)["embedding"],
-                                           lucene=None, limit=5)
-    exact = [row["uid"] for row in graphdb.rows(cypher.MESSAGES_BY_VECTOR, _params(alice, limit=len(TURNS)))]
+    recalled = selectors.messages_relevant(user_id=alice.user_id, embedding=_question().tolist(), lucene=None,
+                                           limit=5)
+    exact = [uid for uid, _ in _exact(alice, limit=len(TURNS))]
 
     assert len(recalled) == 5 and {m["uid"] for m in recalled} <= _uids(alice)
     assert {m["uid"]: m["ranks"]["vector"] for m in recalled} == {m["uid"]: exact.index(m["uid"]) + 1

@@ -268,7 +268,8 @@ class Command(BaseCommand):
         return {**percentiles(latencies), "rps": round(len(latencies) / elapsed, 1), "errors": len(errors)}
 
     def _recall(self, subjects, count):
-        """Return recall@10 of the context's message vector branch against exact search over the person's vectors."""
+        """Return recall@10 of the context's message vector branch (selectors.messages_nearest) against exact
+        search over the person's vectors."""
         rnd = random.Random(11)
         hits = total = 0
         embedder = get_embedder()
@@ -277,7 +278,7 @@ class Command(BaseCommand):
             q = embedder.embed([rnd.choice(self.sentences)])[0]
             uids, parts = self.vectors_by_user[subject.user_id]
             exact = np.sort(np.concatenate(parts) @ q)[::-1][:10]
-            found = selectors.messages_similar(user_id=subject.user_id, embedding=q.tolist(), exclude=[], limit=10)
+            found = selectors.messages_nearest(user_id=subject.user_id, embedding=q.tolist(), limit=10)
             # Neo4j reports cosine as (1 + cos) / 2; compare on that scale, ties included.
             threshold = (1 + exact[-1]) / 2 - 1e-4
             hits += sum(1 for item in found if item["score"] >= threshold)
