@@ -228,43 +228,50 @@ class Command(BaseCommand):
             "messages": [{"role": "user", "content": rnd.choice(self.sentences), "client_message_id": uuid.uuid4().hex}]})
 
     def _endpoints(self, port, subjects, clients, options):
-        return {"context_ms": self._load(port, clients, options["requests"], self._context_request(subjects)),
-                "messages_ms": self._load(port, clients, options["requests"], self._append_request(subjects))}
+        return {"context_ms": self._load(port, subjects, clients, options["requests"], self._context_request(subjects)),
+                "messages_ms": self._load(port, subjects, clients, options["requests"], self._append_request(subjects))}
 
     def _curve_point(self, port, subject, options):
-        latency = self._load(port, 1, options["curve_requests"], self._context_request([subject]))
+        latency = self._load(port, [subject], 1, options["curve_requests"], self._context_request([subject]))
         return {"context_ms": latency, "recall_at_10": self._recall([subject], options["curve_requests"])}
 
-    def _load(self, port, clients, requests, make_request):
-        """Warm up, then send `requests` requests from `clients` threads; return latency percentiles in ms."""
-        latencies, errors = [], []
+    def _load(self, port, subjects, clients, requests, make_request):
+        """Send `requests` requests from `clients` threads, each on its own keep-alive connection (so one
+        gunicorn worker serves it); return latency percentiles in ms. Before the timed requests, each
+        connection warms its worker as steady use has: one context that reads nothing for every person
+        (their token, grant, consent and retention then come from the process's cache), and 20 requests."""
+        latencies, errors, timed_from = [], [], []
         per_client = max(requests // clients, 1)
+        warmed = threading.Barrier(clients, action=lambda: timed_from.append(time.monotonic()))
 
-        def client(seed, count, record):
+        def send(conn, path, payload):
+            started = time.perf_counter()
+            conn.request("POST", path, json.dumps(payload), {
+                "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
+            response = conn.getresponse()
+            response.read()
+            if response.status >= 300:
+                errors.append(response.status)
+            return (time.perf_counter() - started) * 1000
+
+        def client(seed):
             rnd = random.Random(seed)
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            for _ in range(count):
-                path, payload = make_request(rnd)
-                started = time.perf_counter()
-                conn.request("POST", path, json.dumps(payload), {
-                    "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
-                response = conn.getresponse()
-                response.read()
-                elapsed = (time.perf_counter() - started) * 1000
-                if response.status >= 300:
-                    errors.append(response.status)
-                if record:
-                    latencies.append(elapsed)
+            for subject in subjects:
+                send(conn, "/api/v1/context", {"user_id": subject.user_id})
+            for _ in range(20):
+                send(conn, *make_request(rnd))
+            warmed.wait()
+            for _ in range(per_client):
+                latencies.append(send(conn, *make_request(rnd)))
             conn.close()
 
-        for group, count, record in ((range(clients), 20, False), (range(100, 100 + clients), per_client, True)):
-            threads = [threading.Thread(target=client, args=(i, count, record)) for i in group]
-            started = time.monotonic()
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-        elapsed = time.monotonic() - started
+        threads = [threading.Thread(target=client, args=(100 + i,)) for i in range(clients)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        elapsed = time.monotonic() - timed_from[0]
         return {**percentiles(latencies), "rps": round(len(latencies) / elapsed, 1), "errors": len(errors)}
 
     def _recall(self, subjects, count):
