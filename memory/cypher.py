@@ -109,7 +109,7 @@ WITH c, tail
 UNWIND range(0, size($messages) - 1) AS i
 WITH c, tail, i, $messages[i] AS row
 CREATE (m:Message {
-  uid: randomUUID(), user_id: $user_id, role: row.role, content: row.content, embedding: row.embedding,
+  uid: randomUUID(), user_id: $user_id, role: row.role, content: row.content,
   seq: c.last_seq + i + 1, client_id: row.client_id, content_hash: row.content_hash, agent_id: $agent_id,
   created_at: row.created_at, stored_at: datetime(), extraction_status: 'pending', explicit: row.explicit
 })
@@ -565,12 +565,28 @@ WHERE earlier.seq < m.seq AND earlier.seq >= m.seq - 4
 WITH m, earlier ORDER BY earlier.seq
 RETURN m.content AS content, m.role AS role, m.agent_id AS agent_id, m.extraction_status AS status,
        m.explicit AS explicit, m.created_at AS created_at, m.seq AS seq, m.stored_at AS stored_at,
-       collect(earlier {.role, .content}) AS earlier
+       m.embedding IS NULL AS unembedded, collect(earlier {.role, .content}) AS earlier
+"""
+
+# A message is appended without its vector; the extraction worker sets it first (recall by meaning
+# finds the message from then on), whether or not it may extract long-term memory from it.
+MESSAGE_EMBEDDING_SET = """
+MATCH (m:Message {uid: $uid, user_id: $user_id}) WHERE m.embedding IS NULL
+SET m.embedding = $embedding
 """
 
 MESSAGE_EXTRACTION_STATUS = """
 MATCH (m:Message {uid: $uid, user_id: $user_id})
 SET m.extraction_status = $status, m.extraction_error = $error
+"""
+
+# Re-extraction marks the messages of some statuses (one person's, or everyone's) pending again, in the
+# write that finds them: pending is their place in the extraction outbox. Ids only, never content.
+MESSAGES_REEXTRACT = """
+MATCH (m:Message)
+WHERE ($user_id IS NULL OR m.user_id = $user_id) AND m.extraction_status IN $statuses
+SET m.extraction_status = 'pending', m.extraction_error = null
+RETURN m.uid AS uid, m.user_id AS user_id
 """
 
 # The extraction outbox: a message is stored `pending` in the write that appends it, so these find

@@ -161,8 +161,9 @@ class OpenAIEmbedder:
 class CachedEmbedder:
     """An embedder that keeps the vectors of the last `size` texts it embedded, keyed by the exact text.
 
-    A context request's query is often the message the agent has just appended, or the same question
-    asked again; its vector then costs a dictionary look-up instead of a forward pass.
+    A context request's query is often asked again (a retried turn, the same question in another session),
+    and extraction embeds the same entity names over and over; a repeat costs a dictionary look-up
+    instead of a forward pass.
     """
 
     def __init__(self, inner: Embedder, *, size: int):

@@ -33,6 +33,8 @@ from memory.extraction.rules import predicate_cardinality, preference_topic
 from memory.models import Agent, Subject
 from memory.resolution.scoring import Candidate, score_pair
 from memory.selectors import consented_categories, subject_is_erased
+from portal.graphdb import rows
+from portal.outbox import work_enqueue
 
 ENTITY_NOT_FOUND = "Neo.ClientError.Statement.EntityNotFound"
 TIME_KEY = "%Y-%m-%dT%H:%M:%S.%f"
@@ -81,7 +83,8 @@ def derived_uid(*parts: str) -> str:
 
 
 def message_extract(*, message_uid: str, user_id: str) -> str:
-    """Extract, resolve and supersede for one message; return what happened.
+    """Embed one message (an append stores it without its vector), then extract, resolve and supersede for
+    it; return what happened.
 
     A message erased in the meantime (or whose subject is being erased), already extracted, or whose
     subject withdrew long-term consent (checked now, not when the task was queued) is left alone.
@@ -92,6 +95,9 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
     if not rows:
         return "gone"
     row = dict(zip(columns, rows[0]))
+    if row["unembedded"]:
+        db.cypher_query(cypher.MESSAGE_EMBEDDING_SET, {"uid": message_uid, "user_id": user_id,
+                                                       "embedding": get_embedder().embed([row["content"]])[0].tolist()})
     if row["status"] == "done":
         return "done"
     subject = Subject.objects.filter(user_id=user_id).first()
@@ -129,6 +135,15 @@ def _set_status(message_uid: str, user_id: str, status: str, error: str | None) 
 
 def message_extraction_failed(*, message_uid: str, user_id: str, error: str) -> None:
     _set_status(message_uid, user_id, "failed", error[:2000])
+
+
+def messages_reextract(*, user_id: str | None, statuses: list[str]) -> tuple[int, int]:
+    """Mark the messages of these statuses (one subject's, or everyone's) pending and queue their extraction
+    again; return how many were queued and how many were marked. With the broker down the rest stay
+    pending, and the Beat re-dispatch queues them once it is back."""
+    marked = rows(cypher.MESSAGES_REEXTRACT, {"user_id": user_id, "statuses": statuses})
+    queued = work_enqueue(kind="extractions", entries=[(m["uid"], (m["uid"], m["user_id"])) for m in marked])
+    return queued, len(marked)
 
 
 def extraction_from_explicit(data: dict) -> Extraction:

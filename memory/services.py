@@ -129,10 +129,6 @@ def messages_append(*, subject: Subject, agent: Agent, session_id: str, messages
          "created_at": m.get("created_at")}
         for m in messages
     ]
-    # Embed before taking the lock, so the lock is held only for the write.
-    vectors = get_embedder().embed([row["content"] for row in rows])
-    for row, vector in zip(rows, vectors):
-        row["embedding"] = vector.tolist()
     return conversation_append(user_id=subject.user_id, agent_id=agent.agent_id, session_id=session_id, rows=rows)
 
 
@@ -142,7 +138,8 @@ def _explicit(message: dict) -> str | None:
 
 
 def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: list[dict]) -> list[dict]:
-    """Write embedded message rows at the end of the conversation's chain, skipping repeats.
+    """Write message rows at the end of the conversation's chain, skipping repeats; the extraction worker
+    embeds each one (ingest.message_extract), so an append never waits on the embedder.
 
     A row is a repeat when its client id is already stored in the conversation, or, without a
     client id, when the same role and content are among the last few messages (a retried call).

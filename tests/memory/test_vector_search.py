@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from memory import selectors, services
+from memory import ingest, selectors, services
 from memory.embeddings import get_embedder
 from portal import graphdb
 
@@ -63,14 +63,17 @@ def recall_way(request, settings):
 
 @pytest.fixture
 def two_people(make_subject, make_agent):
-    """Alice and Bob told the same agent the same things, an hour apart each, through the product's append."""
+    """Alice and Bob told the same agent the same things, an hour apart each, through the product's append
+    and the worker's step (which embeds each message)."""
     agent, _ = make_agent()
     people = []
     for subject in (make_subject(), make_subject()):
         services.grant_create(subject=subject, agent=agent)
-        services.messages_append(subject=subject, agent=agent, session_id="s1", messages=[
+        results = services.messages_append(subject=subject, agent=agent, session_id="s1", messages=[
             {"role": "user" if i % 2 == 0 else "assistant", "content": text, "created_at": START + timedelta(hours=i)}
             for i, text in enumerate(TURNS)])
+        for result in results:
+            ingest.message_extract(message_uid=result["uid"], user_id=subject.user_id)
         people.append(subject)
     return people
 

@@ -1,14 +1,6 @@
 from django.core.management.base import BaseCommand
-from neomodel import db
 
-from portal.outbox import work_enqueue
-
-SELECT = """
-MATCH (m:Message)
-WHERE ($user_id IS NULL OR m.user_id = $user_id) AND m.extraction_status IN $statuses
-RETURN m.uid, m.user_id
-"""
-RESET = "UNWIND $uids AS uid MATCH (m:Message {uid: uid}) SET m.extraction_status = 'pending', m.extraction_error = null"
+from memory.ingest import messages_reextract
 
 
 class Command(BaseCommand):
@@ -23,8 +15,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         statuses = [s.strip() for s in options["status"].split(",") if s.strip()]
-        rows, _ = db.cypher_query(SELECT, {"user_id": options["user"], "statuses": statuses})
-        db.cypher_query(RESET, {"uids": [uid for uid, _ in rows]})
-        queued = work_enqueue(kind="extractions", entries=[(uid, (uid, user_id)) for uid, user_id in rows])
-        self.stdout.write(f"Queued {queued} of {len(rows)} messages for extraction"
-                          + ("." if queued == len(rows) else "; the rest are pending until the broker is back."))
+        queued, marked = messages_reextract(user_id=options["user"], statuses=statuses)
+        self.stdout.write(f"Queued {queued} of {marked} messages for extraction"
+                          + ("." if queued == marked else "; the rest are pending until the broker is back."))

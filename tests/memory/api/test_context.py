@@ -141,10 +141,14 @@ def test_similar_reasoning_traces_are_offered(granted):
 
 
 def _converse(client, user_id, session, *turns):
-    """Append (role, content) turns; return their uids in order."""
+    """Append (role, content) turns, then run the worker's step on each (it embeds and extracts); return
+    their uids in order."""
     response = client.post(f"/api/v1/conversations/{session}/messages", {"user_id": user_id, "messages": [
         {"role": role, "content": content} for role, content in turns]}, format="json")
-    return [r["uid"] for r in response.json()["results"]]
+    uids = [r["uid"] for r in response.json()["results"]]
+    for uid in uids:
+        ingest.message_extract(message_uid=uid, user_id=user_id)
+    return uids
 
 
 def test_recall_keeps_the_fused_order_with_each_branch_in_the_provenance(granted):
@@ -203,6 +207,25 @@ def test_i_is_no_name_however_often_it_is_said(granted):
         "text": "When did I say I'm moving?", "speaker": None}
 
 
+def test_an_appended_message_is_recalled_by_its_words_at_once_and_by_its_meaning_once_the_worker_embedded_it(granted):
+    """The append stores no vector (the request never waits on the embedder); the worker's step sets it."""
+    subject, _, client = granted
+    response = client.post("/api/v1/conversations/s1/messages", {"user_id": subject.user_id, "messages": [
+        {"role": "user", "content": "The spare house key is under the blue flowerpot."}]}, format="json")
+    uid = response.json()["results"][0]["uid"]
+    stored = "MATCH (m:Message {uid: $uid}) RETURN m.embedding IS NOT NULL"
+    assert db.cypher_query(stored, {"uid": uid})[0][0][0] is False
+
+    def recalled():
+        body = _context(client, subject.user_id, session_id="s2", query="Where is the spare key?")
+        return next(i for i in body["items"] if i["type"] == "message" and i["id"] == uid)["provenance"]["ranks"]
+
+    assert recalled() == {"fulltext": 1}
+    assert ingest.message_extract(message_uid=uid, user_id=subject.user_id) == "done"
+    assert db.cypher_query(stored, {"uid": uid})[0][0][0] is True
+    assert recalled() == {"fulltext": 1, "vector": 1}
+
+
 def test_a_recalled_message_shows_its_own_date(granted):
     subject, _, client = granted
     _converse(client, subject.user_id, "s1", ("user", "Our anniversary dinner is at Tasca do Chico."))
@@ -220,6 +243,7 @@ def test_the_time_a_question_names_leads_recall_to_what_was_said_then(granted):
         response = client.post(f"/api/v1/conversations/{session}/messages", {"user_id": subject.user_id, "messages": [
             {"role": "user", "content": text, "created_at": when}]}, format="json")
         assert response.status_code == 201, response.content
+        ingest.message_extract(message_uid=response.json()["results"][0]["uid"], user_id=subject.user_id)
     body = _context(client, subject.user_id, session_id="s2", query="Where did we hike in August 2023?",
                     limits={"messages": 1})
     item = next(i for i in body["items"] if i["type"] == "message")
