@@ -131,13 +131,17 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
                 "reasoning": "reasoning" in wanted and bool(text)}
     focus = selectors.query_focus(user_id=user_id, text=text, cutoffs=cutoffs) if sections["recall"] \
         else {"text": text, "speaker": None}
-    # One call embeds the query and, when the focus changed it, recall's own query too.
-    vectors = get_embedder().embed([text, *([focus["text"]] if focus["text"] != text else [])]) if text else []
+    # The names the person's conversations keep using tell none of their memories apart, so the focused
+    # query ranks all of it; the whole query is embedded too (in the same call) only for another app's
+    # section, whose documents are not the person's.
+    provided = [name for name, section in PROVIDED.items() if name in wanted and limits[name]]
+    whole = bool(provided) and focus["text"] != text
+    vectors = get_embedder().embed([focus["text"], *([text] if whole else [])]) if text else []
     embedding = vectors[0].tolist() if text else None
-    recall_embedding = vectors[1].tolist() if len(vectors) > 1 else None
+    provided_embedding = vectors[-1].tolist() if text else None
     recall = selectors.context_recall(
         user_id=user_id, session_id=request.session_id, sections=sections, limits=limits, embedding=embedding,
-        recall_embedding=recall_embedding, during=_time_asked(text) if text else None, speaker=focus["speaker"],
+        during=_time_asked(text) if text else None, speaker=focus["speaker"],
         lucene=selectors.lucene_query(text=focus["text"], user_id=user_id, fields=("content",)) if text else None,
         entity_lucene=selectors.lucene_query(text=text, user_id=user_id, fields=("name", "aliases")) if text else None,
         as_of=request.as_of, cutoffs=cutoffs,
@@ -153,10 +157,10 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
         found[ENTITIES.name] = [_entity_item(e) for e in recall["entities"]]
     if sections["reasoning"]:
         found[TRACES.name] = [_trace_item(t) for t in recall["traces"]]
-    for name, section in PROVIDED.items():
-        if name in wanted and embedding is not None and limits[name]:
-            found[name] = section.provide(agent=agent, request=request, query=text, embedding=embedding,
-                                          limit=limits[name])
+    for name in provided:
+        if provided_embedding is not None:
+            found[name] = PROVIDED[name].provide(agent=agent, request=request, query=text,
+                                                 embedding=provided_embedding, limit=limits[name])
     return {**_format(found, request.token_budget), "turn_seq": recall["next_seq"] if sections["history"] else None}
 
 

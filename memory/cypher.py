@@ -389,8 +389,7 @@ def held_at(node: str) -> str:
 # and the turns next to what they found; current facts and preferences (or those that held at $as_of);
 # entities with their neighbourhood; similar traces. Each section is a CALL that collects its rows, so
 # one that finds nothing (or is not asked for in $sections) keeps the row. The query vector is sent
-# once; recall's own ($recall_embedding: the query without the names the conversation keeps using)
-# only when it differs. Every section leaves out what is past its retention ($cutoffs). Messages carry
+# once. Every section leaves out what is past its retention ($cutoffs). Messages carry
 # their time as text (graphdb.moment_parsed): the driver's own DateTime costs a hundred times more to read.
 _CONTEXT_READ = """
 CALL () {
@@ -404,15 +403,14 @@ CALL () {
   }
   RETURN coalesce(c.last_seq, 0) + 1 AS next_seq, recent
 }
-WITH next_seq, recent, [m IN recent | m.uid] AS exclude, coalesce($recall_embedding, $embedding) AS recall_vector,
-     @SCAN@ AS scan
-CALL (exclude, recall_vector, scan) {
-  WITH exclude, recall_vector, scan WHERE $sections.recall
+WITH next_seq, recent, [m IN recent | m.uid] AS exclude, @SCAN@ AS scan
+CALL (exclude, scan) {
+  WITH exclude, scan WHERE $sections.recall
   @VECTOR_BRANCH@
   RETURN collect({uid: m.uid, score: score}) AS vector
 }
-CALL (exclude, recall_vector, scan) {
-  WITH exclude, recall_vector, scan WHERE $sections.recall AND $after IS NOT NULL
+CALL (exclude, scan) {
+  WITH exclude, scan WHERE $sections.recall AND $after IS NOT NULL
   @TIME_BRANCH@
   RETURN collect({uid: m.uid, score: score}) AS time
 }
@@ -509,13 +507,13 @@ RETURN next_seq, recent, vector, time, fulltext, neighbours, messages, facts, pr
 _VECTOR_BRANCH_EXACT = """
   MATCH (m:Message {user_id: $user_id})
   WHERE m.embedding IS NOT NULL AND NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
-  WITH m, vector.similarity.cosine(m.embedding, recall_vector) AS score
+  WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
   ORDER BY score DESC LIMIT $depth"""
 _TIME_BRANCH_EXACT = """
   MATCH (m:Message) USING INDEX m:Message(user_id, created_at)
   WHERE m.user_id = $user_id AND m.created_at >= $after AND m.created_at < $before AND m.embedding IS NOT NULL
     AND NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
-  WITH m, vector.similarity.cosine(m.embedding, recall_vector) AS score
+  WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
   ORDER BY score DESC LIMIT $depth"""
 CONTEXT_READ = _CONTEXT_READ.replace("@SCAN@", "true").replace(
     "@VECTOR_BRANCH@", _VECTOR_BRANCH_EXACT.strip()).replace("@TIME_BRANCH@", _TIME_BRANCH_EXACT.strip())
@@ -527,26 +525,26 @@ CONTEXT_READ = _CONTEXT_READ.replace("@SCAN@", "true").replace(
 # (the index's LIMIT takes parameters only), re-ranked by exact cosine.
 _VECTOR_BRANCH_SEARCH = """
   MATCH (m:Message)
-    SEARCH m IN (VECTOR INDEX message_embedding_filtered FOR recall_vector
+    SEARCH m IN (VECTOR INDEX message_embedding_filtered FOR $embedding
       WHERE m.user_id = $user_id
       LIMIT $depth * """ + str(VECTOR_SEARCH_OVERFETCH) + """ + $history_limit)
-  WITH m, recall_vector WHERE NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
-  WITH m, vector.similarity.cosine(m.embedding, recall_vector) AS score
+  WITH m WHERE NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
+  WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
   ORDER BY score DESC LIMIT $depth"""
 _TIME_BRANCH_SEARCH = """
   MATCH (m:Message)
-    SEARCH m IN (VECTOR INDEX message_embedding_filtered FOR recall_vector
+    SEARCH m IN (VECTOR INDEX message_embedding_filtered FOR $embedding
       WHERE m.user_id = $user_id AND m.created_at >= $after AND m.created_at < $before
       LIMIT $depth * """ + str(VECTOR_SEARCH_OVERFETCH) + """ + $history_limit)
-  WITH m, recall_vector WHERE NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
-  WITH m, vector.similarity.cosine(m.embedding, recall_vector) AS score
+  WITH m WHERE NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
+  WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
   ORDER BY score DESC LIMIT $depth"""
 
 
 def _scanned_or_searched(*, exact: str, search: str) -> str:
     """Return a branch that scans exactly where `scan` holds (a person with few messages), else searches the index."""
-    return (f"CALL (exclude, recall_vector, scan) {{\n  WITH exclude, recall_vector WHERE scan\n  {exact.strip()}\n"
-            f"  RETURN m, score\n  UNION ALL\n  WITH exclude, recall_vector WHERE NOT scan\n  {search.strip()}\n"
+    return (f"CALL (exclude, scan) {{\n  WITH exclude WHERE scan\n  {exact.strip()}\n"
+            f"  RETURN m, score\n  UNION ALL\n  WITH exclude WHERE NOT scan\n  {search.strip()}\n"
             f"  RETURN m, score\n  }}\n  WITH m, score")
 
 

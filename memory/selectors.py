@@ -221,7 +221,7 @@ def item_search(*, user_id: str, kind: str, text: str, limit: int = 50,
 
 
 def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, bool], limits: dict[str, int],
-                   embedding: list[float] | None, recall_embedding: list[float] | None = None,
+                   embedding: list[float] | None,
                    lucene: str | None = None, entity_lucene: str | None = None,
                    during: tuple[datetime, datetime] | None = None, speaker: str | None = None,
                    as_of: datetime | None = None, cutoffs: dict[str, datetime | None]) -> dict:
@@ -230,14 +230,14 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
 
     `sections` says which of history (the session's last `limits["history"]` turns), recall (the most
     relevant `limits["messages"]` messages, see `_messages_fused`), long_term (facts, preferences and
-    entities) and reasoning (traces) to read. Recall uses `recall_embedding` when given, else `embedding`;
-    `branches` holds what each of its branches found before the fusion ({uid, score}, best first).
+    entities) and reasoning (traces) to read, all ranked by `embedding`; `branches` holds what each of
+    recall's branches found before the fusion ({uid, score}, best first).
     """
     after, before = during or (None, None)
     depth = max(limits["messages"], RECALL_DEPTH)
     found = rows(cypher.CONTEXT_READ_SEARCH if vector_search_filters() else cypher.CONTEXT_READ, {
         "user_id": user_id, "session_id": session_id, "sections": sections, "history_limit": limits["history"],
-        "embedding": embedding, "recall_embedding": recall_embedding, "lucene": lucene,
+        "embedding": embedding, "lucene": lucene,
         "entity_lucene": entity_lucene, "after": after, "before": before, "depth": depth,
         "facts_limit": limits["facts"], "preferences_limit": limits["preferences"],
         "entities_limit": limits["entities"], "traces_limit": limits["traces"],
@@ -321,8 +321,8 @@ def _messages_fused(*, branches: dict[str, list[dict]], neighbours: list[dict], 
 
 
 def query_focus(*, user_id: str, text: str, cutoffs: dict[str, datetime | None] | None = None) -> dict:
-    """Return the query for message recall without the names the subject's conversations keep using,
-    and the party (`user` or `assistant`) those names belong to when they all belong to one.
+    """Return the query for recall in the subject's memory without the names their conversations keep
+    using, and the party (`user` or `assistant`) those names belong to when they all belong to one.
 
     Asked "When did Caroline join the group?", Caroline's own messages say "I" and the other
     party's say "Caroline!", so the name draws greetings rather than the answer, and tells whose

@@ -201,7 +201,7 @@ class Command(BaseCommand):
         server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "portal.wsgi", "--bind", f"127.0.0.1:{port}", "--workers",
              str(options["workers"]), "--threads", str(options["threads"]), "--worker-class", "gthread",
-             "--log-level", "warning"],
+             "--keep-alive", "120", "--log-level", "warning"],
             cwd=Path(settings.BASE_DIR), env={**os.environ, "NEO4J_URL": self.neo4j_url})
         try:
             deadline = time.monotonic() + 60
@@ -262,13 +262,18 @@ class Command(BaseCommand):
         def client(seed):
             rnd = random.Random(seed)
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            for subject in subjects:
-                send(conn, "/api/v1/context", {"user_id": subject.user_id})
-            for _ in range(20):
-                send(conn, *make_request(rnd))
-            warmed.wait()
-            for _ in range(per_client):
-                latencies.append(send(conn, *make_request(rnd)))
+            try:
+                for subject in subjects:
+                    send(conn, "/api/v1/context", {"user_id": subject.user_id})
+                for _ in range(20):
+                    send(conn, *make_request(rnd))
+            finally:
+                warmed.wait()  # the connection waits here for the others: gunicorn keeps it open (--keep-alive)
+            try:
+                for _ in range(per_client):
+                    latencies.append(send(conn, *make_request(rnd)))
+            except (OSError, http.client.HTTPException) as exc:  # a client that lost its connection is counted
+                errors.append(type(exc).__name__)
             conn.close()
 
         threads = [threading.Thread(target=client, args=(100 + i,)) for i in range(clients)]
