@@ -93,6 +93,9 @@ class Command(BaseCommand):
                             help="one person's memory sizes to measure the context at (empty: none)")
         parser.add_argument("--curve-requests", type=int, default=100,
                             help="context requests, and recall queries, at each size")
+        parser.add_argument("--settle", type=float, default=0,
+                            help="seconds to wait after seeding each curve point before measuring it (a 2026 server "
+                                 "keeps working on its filtered vector index after a bulk load)")
         parser.add_argument("--profile", type=int, default=200, help="requests profiled in this process")
         parser.add_argument("--neo4j-url", default=settings.NEO4J_URL,
                             help="the Neo4j to seed and serve from (either line), default NEO4J_URL")
@@ -128,6 +131,7 @@ class Command(BaseCommand):
                 for size in [int(s) for s in options["curve"].split(",") if s.strip()]:
                     self._seed([(curve_subject, size - held)])
                     held = size
+                    time.sleep(options["settle"])
                     curve.append({"messages": size, **self._curve_point(port, curve_subject, options)})
                     self.stderr.write(json.dumps(curve[-1]))
             recall = self._recall(subjects, options["recall_queries"])
