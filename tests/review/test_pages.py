@@ -25,7 +25,11 @@ def test_timeline_confirm_revert_and_as_of(granted, staff):
     user = subject.user_id
     say(api, user, "Ticket 7 is urgent.", facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": "high"}])
     say(api, user, "Bumped it.", facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": "critical"}])
-    old_uid, between = db.cypher_query("MATCH (f:Fact {object: 'high'}) RETURN f.uid, f.recorded_at")[0][0]
+    # The moment halfway between the two statements, when "high" held and "critical" did not yet.
+    old_uid, between = db.cypher_query(
+        "MATCH (f:Fact {object: 'high', user_id: $u}) "
+        "RETURN f.uid, f.valid_from + duration.between(f.valid_from, f.valid_until) / 2",
+        {"u": user})[0][0]
     reviewer, client = staff("review_facts", "view_memory_content")
 
     page = client.get(f"/admin/review/facts/?user={subject.account.email}&subject=ticket_7")
