@@ -157,10 +157,9 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
         found[ENTITIES.name] = [_entity_item(e) for e in recall["entities"]]
     if sections["reasoning"]:
         found[TRACES.name] = [_trace_item(t) for t in recall["traces"]]
-    for name in provided:
-        if provided_embedding is not None:
-            found[name] = PROVIDED[name].provide(agent=agent, request=request, query=text,
-                                                 embedding=provided_embedding, limit=limits[name])
+    for name in provided if text else []:
+        found[name] = PROVIDED[name].provide(agent=agent, request=request, query=text, embedding=provided_embedding,
+                                             limit=limits[name])
     return {**_format(found, request.token_budget), "turn_seq": recall["next_seq"] if sections["history"] else None}
 
 

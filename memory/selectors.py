@@ -262,11 +262,8 @@ def messages_relevant(*, user_id: str, embedding: list[float], lucene: str | Non
                       during: tuple[datetime, datetime] | None = None, speaker: str | None = None,
                       cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
     """Return the subject's most relevant messages in fused order, with each branch's rank and score."""
-    limits = {"history": 0, "messages": limit, "facts": 0, "preferences": 0, "entities": 0, "traces": 0}
-    sections = {"history": False, "recall": True, "long_term": False, "reasoning": False}
-    return context_recall(user_id=user_id, session_id=None, sections=sections, limits=limits, embedding=embedding,
-                          lucene=lucene, during=during, speaker=speaker,
-                          cutoffs=_cutoffs(user_id, cutoffs))["messages"]
+    return _recall_only(user_id=user_id, embedding=embedding, limit=limit, lucene=lucene, during=during,
+                        speaker=speaker, cutoffs=cutoffs)["messages"]
 
 
 def messages_nearest(*, user_id: str, embedding: list[float], limit: int,
@@ -278,11 +275,18 @@ def messages_nearest(*, user_id: str, embedding: list[float], limit: int,
     On Neo4j 2026.01+ a person holding more than RECALL_EXACT_SCAN_MAX messages is searched through the
     filtered index; everyone else is scored exactly, so this is what recall@10 against exact is measured on.
     """
+    found = _recall_only(user_id=user_id, embedding=embedding, limit=limit, during=during, cutoffs=cutoffs)
+    return found["branches"]["time" if during else "vector"][:limit]
+
+
+def _recall_only(*, user_id: str, embedding: list[float], limit: int, lucene: str | None = None,
+                 during: tuple[datetime, datetime] | None = None, speaker: str | None = None,
+                 cutoffs: dict[str, datetime | None] | None = None) -> dict:
+    """Read message recall alone, outside any session, as context_recall does for a context."""
     limits = {"history": 0, "messages": limit, "facts": 0, "preferences": 0, "entities": 0, "traces": 0}
     sections = {"history": False, "recall": True, "long_term": False, "reasoning": False}
-    found = context_recall(user_id=user_id, session_id=None, sections=sections, limits=limits, embedding=embedding,
-                           during=during, cutoffs=_cutoffs(user_id, cutoffs))["branches"]
-    return found["time" if during else "vector"][:limit]
+    return context_recall(user_id=user_id, session_id=None, sections=sections, limits=limits, embedding=embedding,
+                          lucene=lucene, during=during, speaker=speaker, cutoffs=_cutoffs(user_id, cutoffs))
 
 
 def _messages_fused(*, branches: dict[str, list[dict]], neighbours: list[dict], messages: dict[str, dict],

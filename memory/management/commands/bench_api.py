@@ -40,23 +40,11 @@ SEED_BATCH = 5000
 # The profile serves this many people, each once before it is timed: a warm process, as in steady use.
 PROFILE_PEOPLE = 20
 
-# A bench graph written in bulk (the product's append path would take hours for 300,000 messages):
-# the nodes and relationships messages_append writes, each message a second after the one before it.
-SEED_MESSAGES = """
-UNWIND $rows AS row
-MERGE (u:User {user_id: row.user_id}) ON CREATE SET u.uid = randomUUID(), u.created_at = datetime()
-CREATE (c:Conversation {uid: randomUUID(), user_id: row.user_id, session_id: row.session_id, agent_id: $agent_id,
-                        created_at: datetime(), last_seq: size(row.messages)})
-CREATE (u)-[:HAS_CONVERSATION]->(c)
-WITH c, row
-UNWIND range(0, size(row.messages) - 1) AS i
-WITH c, row, i, row.messages[i] AS m
-CREATE (n:Message {uid: m.uid, user_id: row.user_id, role: 'user', content: m.content, embedding: m.embedding,
-                   seq: i + 1, content_hash: m.uid, agent_id: $agent_id, extraction_status: 'done',
-                   created_at: datetime($start) + duration({seconds: row.offset + i})})
-CREATE (c)-[:HAS_MESSAGE]->(n)
+# What a bulk seed writes after a conversation `c`'s messages `n` (created in their order): its last seq and
+# tail, FIRST_MESSAGE and the NEXT_MESSAGE chain, as an append does.
+SEED_CHAIN = """
 WITH c, collect(n) AS chain
-SET c.tail_uid = last(chain).uid
+SET c.last_seq = size(chain), c.tail_uid = last(chain).uid
 WITH c, chain
 CALL (c, chain) {
   WITH c, chain[0] AS first CREATE (c)-[:FIRST_MESSAGE]->(first)
@@ -66,6 +54,23 @@ CALL (chain) {
   WITH chain[i] AS a, chain[i + 1] AS b CREATE (a)-[:NEXT_MESSAGE]->(b)
 }
 """
+
+# A bench graph written in bulk (the product's append path would take hours for 300,000 messages):
+# the nodes and relationships messages_append writes, each message a second after the one before it.
+SEED_MESSAGES = """
+UNWIND $rows AS row
+MERGE (u:User {user_id: row.user_id}) ON CREATE SET u.uid = randomUUID(), u.created_at = datetime()
+CREATE (c:Conversation {uid: randomUUID(), user_id: row.user_id, session_id: row.session_id, agent_id: $agent_id,
+                        created_at: datetime()})
+CREATE (u)-[:HAS_CONVERSATION]->(c)
+WITH c, row
+UNWIND range(0, size(row.messages) - 1) AS i
+WITH c, row, i, row.messages[i] AS m
+CREATE (n:Message {uid: m.uid, user_id: row.user_id, role: 'user', content: m.content, embedding: m.embedding,
+                   seq: i + 1, content_hash: m.uid, agent_id: $agent_id, extraction_status: 'done',
+                   created_at: datetime($start) + duration({seconds: row.offset + i})})
+CREATE (c)-[:HAS_MESSAGE]->(n)
+""" + SEED_CHAIN
 
 CLEAN = {label: f"UNWIND $ids AS id MATCH (n:{label} {{user_id: id}}) WITH n LIMIT 10000 DETACH DELETE n "
                 "RETURN count(*)" for label in ("Message", "Conversation", "User")}

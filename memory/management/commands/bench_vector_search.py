@@ -15,6 +15,7 @@ from neomodel import db
 
 from memory import selectors
 from memory.embeddings import get_embedder
+from memory.management.commands.bench_api import SEED_CHAIN
 from memory.management.commands.bench_conversations import conversations_load
 from portal.graphdb import rows, server_info, vector_search_filters
 
@@ -27,7 +28,7 @@ SEED = """
 UNWIND $rows AS row
 MERGE (u:User {user_id: row.user_id}) ON CREATE SET u.uid = randomUUID(), u.created_at = datetime()
 MERGE (c:Conversation {user_id: row.user_id, session_id: row.session_id})
-  ON CREATE SET c.uid = randomUUID(), c.agent_id = 'bench-vector-search', c.created_at = datetime(), c.last_seq = 0
+  ON CREATE SET c.uid = randomUUID(), c.agent_id = 'bench-vector-search', c.created_at = datetime()
 MERGE (u)-[:HAS_CONVERSATION]->(c)
 WITH c, row
 UNWIND row.messages AS m
@@ -35,17 +36,7 @@ CREATE (n:Message {uid: m.uid, user_id: row.user_id, role: m.role, content: m.co
                    seq: m.seq, content_hash: m.uid, agent_id: 'bench-vector-search', created_at: m.created_at,
                    extraction_status: 'done'})
 CREATE (c)-[:HAS_MESSAGE]->(n)
-WITH c, collect(n) AS chain
-SET c.last_seq = size(chain), c.tail_uid = last(chain).uid
-WITH c, chain
-CALL (c, chain) {
-  WITH c, chain[0] AS first CREATE (c)-[:FIRST_MESSAGE]->(first)
-}
-CALL (chain) {
-  UNWIND range(0, size(chain) - 2) AS i
-  WITH chain[i] AS a, chain[i + 1] AS b CREATE (a)-[:NEXT_MESSAGE]->(b)
-}
-"""
+""" + SEED_CHAIN
 
 # The bench's people have no retention limits.
 KEPT_FOREVER = {"history": None, "long_term": None, "reasoning": None}
