@@ -1,0 +1,31 @@
+"""Speaker labels: clients that replay a chat between people often send each turn as "Name: text"."""
+
+import re
+
+from memory.extraction import english
+
+# One to three capitalised words, a colon and a blank, then the turn itself.
+LABELLED = re.compile(r"\s*(?P<name>[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s+(?P<text>\S.*)", re.DOTALL)
+# Words that open a note, not a name ("Note: ...", "Update: ...", "Monday: gym").
+LABEL_WORDS = frozenset(
+    "note notes update updates reminder question questions answer answers summary re subject warning error "
+    "todo ps tip tips step edit fyi q a result results status title example important caution info source "
+    "quote translation name date time location address email phone user assistant system tool agent bot ai "
+    "human me you topic task goal problem solution reason context news breaking spoiler hint fact facts "
+    "pros cons idea ideas hello hi hey thanks ok okay yes no well wow btw lol so also and but then now today "
+    "tomorrow yesterday first second third finally warning p.s".split())
+
+
+def speaker_split(text: str) -> tuple[str | None, str]:
+    """Return the speaker a turn is labelled with ("Caroline: hi" -> "Caroline") and its text without the label.
+
+    A label is a name: one to three capitalised words, none of them a note's heading, a weekday or a month.
+    Text without one comes back whole, with no speaker.
+    """
+    found = LABELLED.fullmatch(text)
+    if not found:
+        return None, text
+    words = [w.lower().strip(".") for w in found["name"].split()]
+    if any(w in LABEL_WORDS or w in english.WEEKDAYS or w in english.MONTHS for w in words):
+        return None, text
+    return found["name"], found["text"]
