@@ -52,22 +52,21 @@ def test_refuses_a_graph_it_did_not_write(locomo, transactional_db):
 
 def test_replays_asks_and_reports_one_json_line(locomo, transactional_db, granted):
     subject, _, client = granted
-    probe = client.post("/api/v1/conversations/probe/messages", {"user_id": subject.user_id, "messages": [
-        {"role": "user", "content": "probe", "created_at": "2023-05-08T13:56:00+00:00"}]}, format="json")
-    times_accepted = probe.status_code == 201
     out = StringIO()
-    call_command("bench_conversations", locomo=str(locomo), conversations="99", reuse=True, keep=True, stdout=out)
+    call_command("bench_conversations", locomo=str(locomo), conversations="99", reuse=True, keep=True, times=True,
+                 stdout=out)
     line = json.loads(out.getvalue().strip().splitlines()[-1])
 
     assert line["conversations"] == ["99"] and line["sessions"] == 2 and line["turns"] == 8
-    assert line["message_times"] is times_accepted
+    assert line["client"] == {"labels": True, "times": True, "first_speaker": "user"}
     assert all(isinstance(n, int) and n > 0 for n in line["append_retries"].values())
     assert line["questions"] == 2  # the adversarial one and the one without evidence are left out
-    assert sorted(line["recall_by_category"]) == ["1", "4"]
+    assert sorted(line["recall_by_category"]) == ["1", "4"] and list(line["recall_by_conversation"]) == ["99"]
     assert sum(c["questions"] for c in line["recall_by_category"].values()) == line["questions"]
     for scores in [line["recall"], *line["recall_by_category"].values()]:
-        assert set(scores) == {"questions", "recall_at_5", "recall_at_10", "any_hit_at_10"}
+        assert set(scores) == {"questions", "evidence_found", "tokens", "recall_at_5", "recall_at_10", "any_hit_at_10"}
         assert 0 <= scores["recall_at_5"] <= scores["recall_at_10"] <= scores["any_hit_at_10"] <= 1
+        assert scores["recall_at_10"] <= scores["evidence_found"] <= 1
     assert line["recall"]["recall_at_10"] == 1.0  # each question names its turn's own rare words
     assert line["recall"]["recall_at_5"] == pytest.approx(
         sum(c["recall_at_5"] * c["questions"] for c in line["recall_by_category"].values()) / 2, abs=1e-4)
@@ -90,10 +89,10 @@ def test_replays_asks_and_reports_one_json_line(locomo, transactional_db, grante
     assert set(line["per_1000_turns"]) == set(memory)
     for key, value in memory.items():
         assert line["per_1000_turns"][key] == round(value * 1000 / 8, 1)
-    if times_accepted:
-        stamps, _ = db.cypher_query("MATCH (m:Message {user_id: $u, client_id: 'D2:2'}) RETURN m.created_at",
-                                    {"u": person})
-        assert stamps[0][0].to_native().isoformat() == "2023-06-27T10:37:00+00:00"
+    said, _ = db.cypher_query("MATCH (m:Message {user_id: $u, client_id: 'D2:2'}) RETURN m.created_at, m.content, "
+                              "m.speaker", {"u": person})
+    assert said[0][0].to_native().isoformat() == "2023-06-27T10:37:00+00:00"
+    assert said[0][1:] == ["Ada: I climbed Mount Kilimanjaro with my sister Clara.", "Ada"]
 
 
 def test_removes_its_people_unless_kept(locomo, transactional_db):

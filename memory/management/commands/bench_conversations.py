@@ -1,3 +1,4 @@
+import argparse
 import contextlib
 import http.client
 import json
@@ -34,6 +35,7 @@ EVIDENCE_SPLIT = re.compile(r"[;,\s]+")
 APPEND_BATCH = 100
 APPEND_ATTEMPTS = 5
 SETTLED = ("done", "skipped", "failed")
+OTHER_ROLE = {"user": "assistant", "assistant": "user"}
 STDERR = 2  # what the started processes print goes there, so that the JSON line stays last on stdout
 
 # A graph the bench did not write may be someone's memory: the bench refuses it unless told.
@@ -92,6 +94,13 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=0, help="port for the started server (default: a free one)")
         parser.add_argument("--messages", type=int,
                             help="send limits.messages (the default request leaves limits out)")
+        parser.add_argument("--labels", action=argparse.BooleanOptionalAction, default=True,
+                            help='send each turn as "Name: text", as clients replaying a chat between people do '
+                                 "(default: on)")
+        parser.add_argument("--times", action=argparse.BooleanOptionalAction, default=False,
+                            help="send each turn's session time as created_at (default: off, so the API stamps it)")
+        parser.add_argument("--first-speaker", choices=["user", "assistant"], default="user",
+                            help="the role of the conversation's first speaker (the other gets the other role)")
         parser.add_argument("--timeout", type=int, default=3600, help="seconds to wait for extraction")
         parser.add_argument("--reuse", action="store_true",
                             help="run against a Neo4j that already holds data (the bench touches only its own people)")
@@ -121,7 +130,7 @@ class Command(BaseCommand):
             people[conversation["id"]] = subject
         try:
             with self._stack(options) as base:
-                replay = self._replay(base, token, conversations, people, options["timeout"])
+                replay = self._replay(base, token, conversations, people, options)
                 answers = self._ask(base, token, conversations, people, replay["dia_ids"], options["messages"])
             memory = memory_hygiene(user_ids=[s.user_id for s in people.values()], turns=replay["turns"])
         finally:
@@ -135,7 +144,8 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps({
             "benchmark": "conversations", "dataset": "locomo", "conversations": [c["id"] for c in conversations],
             "user_ids": {c: s.user_id for c, s in people.items()}, "sessions": replay["sessions"],
-            "turns": replay["turns"], "message_times": replay["message_times"],
+            "turns": replay["turns"],
+            "client": {"labels": options["labels"], "times": options["times"], "first_speaker": options["first_speaker"]},
             "workers": None if options["url"] else options["workers"], "append_retries": dict(self.retries),
             "request": {"limits": {"messages": options["messages"]}} if options["messages"] else "default",
             **recall_summary(answers=answers),
@@ -178,10 +188,9 @@ class Command(BaseCommand):
                 except subprocess.TimeoutExpired:
                     process.kill()
 
-    def _replay(self, base, token, conversations, people, timeout):
+    def _replay(self, base, token, conversations, people, options):
         """Append every session in order, one client per person, then wait for the workers to settle."""
         dia_ids: dict[str, dict[str, str]] = {}
-        times = {"accepted": True}
         errors = []
 
         def person(conversation):
@@ -192,7 +201,7 @@ class Command(BaseCommand):
                 for session in conversation["sessions"]:
                     for start in range(0, len(session["turns"]), APPEND_BATCH):
                         turns = session["turns"][start:start + APPEND_BATCH]
-                        for result in self._append(client, subject.user_id, conversation, session, turns, times):
+                        for result in self._append(client, subject.user_id, conversation, session, turns, options):
                             mapping[result["uid"]] = result["client_message_id"]
             except Exception as exc:  # reported once all clients stopped
                 errors.append(exc)
@@ -208,31 +217,25 @@ class Command(BaseCommand):
         ingested = time.monotonic()
         user_ids = [s.user_id for s in people.values()]
         while db.cypher_query(MESSAGES_UNSETTLED, {"user_ids": user_ids, "settled": list(SETTLED)})[0][0][0]:
-            if time.monotonic() - started > timeout:
-                raise CommandError(f"Extraction did not finish within {timeout} s.")
+            if time.monotonic() - started > options["timeout"]:
+                raise CommandError(f"Extraction did not finish within {options['timeout']} s.")
             time.sleep(0.5)
         settled = time.monotonic()
         turns = sum(len(s["turns"]) for c in conversations for s in c["sessions"])
         self.stderr.write(f"replayed {turns} turns in {ingested - started:.1f} s; extraction settled after "
                           f"{settled - started:.1f} s")
         return {"dia_ids": dia_ids, "turns": turns, "sessions": sum(len(c["sessions"]) for c in conversations),
-                "ingest_seconds": ingested - started, "extraction_seconds": settled - started,
-                "message_times": times["accepted"]}
+                "ingest_seconds": ingested - started, "extraction_seconds": settled - started}
 
-    def _append(self, client, user_id, conversation, session, turns, times):
-        """Append turns, with their session's time while the API accepts `created_at`; return the stored ones."""
-        messages = [{"role": conversation["roles"][t["speaker"]], "content": t["text"],
-                     "client_message_id": t["dia_id"]} for t in turns]
+    def _append(self, client, user_id, conversation, session, turns, options):
+        """Append turns as the chosen client sends them; return the stored ones."""
+        roles = conversation["roles"] if options["first_speaker"] == "user" else {
+            speaker: OTHER_ROLE[role] for speaker, role in conversation["roles"].items()}
+        messages = [{"role": roles[t["speaker"]], "client_message_id": t["dia_id"],
+                     "content": f"{t['speaker']}: {t['text']}" if options["labels"] else t["text"],
+                     **({"created_at": session["date"].isoformat()} if options["times"] else {})} for t in turns]
         path = f"/api/v1/conversations/{conversation['id']}-s{session['number']}/messages"
-        if times["accepted"]:
-            stamp = session["date"].isoformat()
-            status, body = self._post_retrying(client, path, {
-                "user_id": user_id, "messages": [{**m, "created_at": stamp} for m in messages]})
-            refused = json.dumps(body.get("extra", {}))
-            if status == 400 and "created_at" in refused and "Unknown field" in refused:
-                times["accepted"] = False
-        if not times["accepted"]:
-            status, body = self._post_retrying(client, path, {"user_id": user_id, "messages": messages})
+        status, body = self._post_retrying(client, path, {"user_id": user_id, "messages": messages})
         if status >= 300:
             raise CommandError(f"Append to {path} answered {status}: {body}")
         return [r for r in body["results"] if "uid" in r]
@@ -266,8 +269,12 @@ class Command(BaseCommand):
                     raise CommandError(f"Context answered {status}: {body}")
                 ranked = [mapping[item["id"]] for item in body["items"]
                           if item["type"] == "message" and item["id"] in mapping]
-                answers.append({"category": question["category"], "evidence": question["evidence"],
-                                "ranked": ranked, "tokens": body["token_count"], "ms": elapsed})
+                sources = [mapping.get(item["provenance"].get("message_uid")) for item in body["items"]
+                           if item["type"] in ("fact", "preference")]
+                answers.append({"conversation": conversation["id"], "category": question["category"],
+                                "evidence": question["evidence"], "ranked": ranked,
+                                "found": sorted({*ranked, *filter(None, sources)}),
+                                "tokens": body["token_count"], "ms": elapsed})
         return answers
 
 
@@ -330,23 +337,30 @@ def session_time(text: str) -> datetime:
 
 
 def recall_summary(*, answers: list[dict]) -> dict:
-    """Return evidence recall@5, @10 and any-hit@10 overall and per category, tokens and latency."""
+    """Return evidence recall overall, per category and per conversation, tokens and latency: the share of a
+    question's evidence turns found anywhere in its context (recalled messages and the turns its facts and
+    preferences came from), recall@5 and @10 and any-hit@10 of the recalled messages."""
     def scores(group):
         def recall(a, k):
             return len(set(a["ranked"][:k]) & set(a["evidence"])) / len(a["evidence"])
         n = max(len(group), 1)
         return {"questions": len(group),
+                "evidence_found": round(sum(len(set(a["found"]) & set(a["evidence"])) / len(a["evidence"])
+                                            for a in group) / n, 4),
+                "tokens": round(sum(a["tokens"] for a in group) / n, 1),
                 "recall_at_5": round(sum(recall(a, 5) for a in group) / n, 4),
                 "recall_at_10": round(sum(recall(a, 10) for a in group) / n, 4),
                 "any_hit_at_10": round(sum(1 for a in group if set(a["ranked"][:10]) & set(a["evidence"])) / n, 4)}
 
-    by_category = defaultdict(list)
+    by_category, by_conversation = defaultdict(list), defaultdict(list)
     for answer in answers:
         by_category[str(answer["category"])].append(answer)
+        by_conversation[answer["conversation"]].append(answer)
     latencies = sorted(a["ms"] for a in answers)
     return {
         "questions": len(answers), "recall": scores(answers),
         "recall_by_category": {c: scores(group) for c, group in sorted(by_category.items())},
+        "recall_by_conversation": {c: scores(group) for c, group in by_conversation.items()},
         "tokens_per_query": round(sum(a["tokens"] for a in answers) / max(len(answers), 1), 1),
         "context_ms": {"p50": round(percentile(latencies, 50), 1), "p95": round(percentile(latencies, 95), 1)},
     }
