@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import neo4j
+import numpy as np
 from neo4j.exceptions import ClientError
 from neomodel import db
 
@@ -147,11 +148,20 @@ def knowledge_context_section(*, agent: Agent, request: ContextRequest, query: s
                               limit: int) -> list[dict]:
     """Fill the context's knowledge section (registered with memory.context in KnowledgeConfig.ready()).
 
-    It searches what the knowledge search API would for the same request, not memory's query text.
+    It searches what the knowledge search API would for the same request, not memory's query text. Each
+    item carries its chunk's similarity to the query (Neo4j's (1 + cosine) / 2), whatever the profile ranked
+    it by, so the context can weigh it against memory on one scale.
     """
-    return knowledge_context(agent=agent, profile_name=request.knowledge_profile, query=request.query,
-                             messages=request.messages, top_k=limit, token_budget=request.token_budget,
-                             embedded={query: embedding})
+    items = knowledge_context(agent=agent, profile_name=request.knowledge_profile, query=request.query,
+                              messages=request.messages, top_k=limit, token_budget=request.token_budget,
+                              embedded={query: embedding})
+    stored = chunk_embeddings_get(uids=[item["id"] for item in items if item["id"]])
+    question = np.asarray(embedding)
+    for item in items:
+        vector = stored.get(item["id"], (None, None))[1]
+        item["similarity"] = None if vector is None else float(
+            (1 + np.dot(vector, question) / (np.linalg.norm(vector) * np.linalg.norm(question))) / 2)
+    return items
 
 
 def knowledge_item_format(*, item: KnowledgeItem) -> str:

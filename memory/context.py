@@ -1,10 +1,9 @@
-"""Build the context an agent injects before its model runs: recall, then format within a budget.
+"""Build the context an agent injects before its model runs: recall, score on one scale, pack within a budget.
 
 Other apps add sections of their own through `context_section_register` (knowledge does, in its
 AppConfig.ready()), so memory never imports them.
 """
 
-import heapq
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,13 +12,15 @@ from datetime import UTC, date, datetime, timedelta
 from memory import selectors
 from memory.embeddings import get_embedder
 from memory.extraction.dates import stated_date
+from memory.extraction.speakers import speaker_split
 from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, TRACES
 from memory.models import CATEGORIES, Agent, Subject
+from memory.relevance import Question, question_read, relevance
 from portal.graphdb import moment
-from portal.tokens import count_tokens, tokens_cut
+from portal.tokens import count_tokens
 
 HISTORY = "history"
-# Sections in the order they are filled: the densest memory first, so a small budget keeps it.
+# Sections in the order they are printed: the densest memory first.
 SECTIONS = {
     FACTS.name: FACTS.section,
     PREFERENCES.name: PREFERENCES.section,
@@ -30,10 +31,21 @@ SECTIONS = {
 }
 DEFAULT_LIMITS = {HISTORY: 10, **{kind.name: kind.default_limit for kind in (FACTS, PREFERENCES, MESSAGES,
                                                                             ENTITIES, TRACES)}}
-# Sections whose items may be cut to fit the budget rather than left out.
-CUTTABLE = (HISTORY, MESSAGES.name)
-# A message is cut to fit only when at least this many of its tokens would remain.
-MIN_CUT_TOKENS = 8
+# Chosen by rotation over LoCoMo's conversations (docs/benchmarks.md): the least relevance an item needs to
+# earn its tokens, the share of a message's relevance a turn next to it gets, and how much more the turns
+# of the speaker a question names, and those said in the span it names, count.
+MIN_RELEVANCE = 0.3
+NEIGHBOUR_SHARE = 0.3
+SPEAKER_BOOST = 2.0
+TIME_BOOST = 1.5
+# Preferences about how the person wants to be answered, which bear on every answer, and their least relevance.
+STANDING_CATEGORIES = frozenset({"communication"})
+STANDING_RELEVANCE = 0.5
+# What an item of the response holds (the rest of what scoring used stays behind).
+ITEM_FIELDS = ("id", "type", "score", "text", "provenance")
+# A fact about what the best fact leads to goes first when it is at least this share as relevant.
+HOP_MIN_SHARE = 0.5
+HOP_LEAD = 0.0001
 # The span around a date a question names, in which message recall looks again.
 TIME_BEFORE = timedelta(days=3)
 TIME_AFTER = timedelta(days=31)
@@ -52,7 +64,8 @@ FENCE_TAG = re.compile(r"<(?=\s*/?\s*memory-context)", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class ContextSection:
-    """A section another app fills: `provide(agent=, request=, query=, embedding=, limit=)` returns items.
+    """A section another app fills: `provide(agent=, request=, query=, embedding=, limit=)` returns items (id,
+    type, score, text, provenance, and `similarity` to `embedding` on Neo4j's [0, 1] scale when it knows it).
 
     An agent without `scope` may not ask for it.
     """
@@ -102,6 +115,7 @@ class ContextRequest:
     token_budget: int = 1000
     as_of: datetime | None = None
     knowledge_profile: str | None = None
+    min_relevance: float = MIN_RELEVANCE
 
 
 def query_text(request: ContextRequest) -> str:
@@ -113,8 +127,9 @@ def query_text(request: ContextRequest) -> str:
 
 
 def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, categories: set[str]) -> dict:
-    """Recall the subject's memory within its retention for this agent, for one turn, and format it within
-    the token budget; `turn_seq` is the seq of the turn it serves, when the session's history was read.
+    """Recall the subject's memory within its retention for this agent, for one turn, score every candidate on
+    one relevance scale (memory.relevance) and pack the best within the token budget; `turn_seq` is the seq
+    of the turn it serves, when the session's history was read.
 
     The graph is read in one statement (`selectors.context_recall`), after a bounded count of the
     names in the query when it has any (`selectors.query_focus`); provided sections read their own.
@@ -141,26 +156,33 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
     provided_embedding = vectors[-1].tolist() if text else None
     recall = selectors.context_recall(
         user_id=user_id, session_id=request.session_id, sections=sections, limits=limits, embedding=embedding,
-        during=_time_asked(text) if text else None, speaker=focus["speaker"],
+        during=_time_asked(text) if text else None,
         lucene=selectors.lucene_query(text=focus["text"], user_id=user_id, fields=("content",)) if text else None,
         entity_lucene=selectors.lucene_query(text=text, user_id=user_id, fields=("name", "aliases")) if text else None,
         as_of=request.as_of, cutoffs=cutoffs,
     )
-    found: dict[str, list[dict]] = {}
-    if HISTORY in wanted:
-        found[HISTORY] = [_history_item(m) for m in recall["recent"]]
-        if sections["recall"]:
-            found[MESSAGES.name] = [_message_item(m) for m in recall["messages"]]
+    today = datetime.now(UTC).date()
+    question = question_read(focus["text"])
+    history = [_history_item(m) for m in recall["recent"]] if HISTORY in wanted else []
+    ranked: list[dict] = []
+    if sections["recall"]:
+        ranked += _messages_scored(recall, question=question, speaker=focus["speaker"], today=today)
     if sections["long_term"]:
-        found[FACTS.name] = [_fact_item(f) for f in _follow_best_fact(recall["facts"])]
-        found[PREFERENCES.name] = [_preference_item(p) for p in recall["preferences"]]
-        found[ENTITIES.name] = [_entity_item(e) for e in recall["entities"]]
+        said = {item["id"]: item["provenance"]["relevance"]["score"] for item in ranked}
+        facts = [_fact_item(f, question=question, today=today) for f in recall["facts"]]
+        preferences = [_preference_item(p, question=question) for p in recall["preferences"]]
+        ranked += _facts_joined(_from_messages(facts, said), asked=text)
+        ranked += _from_messages(preferences, said)
+        ranked += [_entity_item(e, question=question) for e in recall["entities"]]
     if sections["reasoning"]:
-        found[TRACES.name] = [_trace_item(t) for t in recall["traces"]]
+        ranked += [_trace_item(t, question=question) for t in recall["traces"]]
     for name in provided if text else []:
-        found[name] = PROVIDED[name].provide(agent=agent, request=request, query=text, embedding=provided_embedding,
-                                             limit=limits[name])
-    return {**_format(found, request.token_budget), "turn_seq": recall["next_seq"] if sections["history"] else None}
+        ranked += [_provided_item(item, section=name, question=question) for item in PROVIDED[name].provide(
+            agent=agent, request=request, query=text, embedding=provided_embedding, limit=limits[name])]
+    ranked.sort(key=lambda item: item["score"], reverse=True)
+    packed = _pack(history=history, ranked=ranked, budget=request.token_budget, limits=limits,
+                   min_relevance=request.min_relevance)
+    return {**packed, "turn_seq": recall["next_seq"] if sections["history"] else None}
 
 
 def _time_asked(text: str) -> tuple[datetime, datetime] | None:
@@ -176,57 +198,113 @@ def _time_asked(text: str) -> tuple[datetime, datetime] | None:
     return start - TIME_BEFORE, start + TIME_AFTER
 
 
-def _follow_best_fact(facts: list[dict]) -> list[dict]:
-    """Rank facts about what the best fact points to right after it: the second hop of a join.
+def _messages_scored(recall: dict, *, question: Question, speaker: str | None, today: date) -> list[dict]:
+    """Score every recalled message on the relevance scale: its own relevance, plus a share of what the best
+    turn next to it by another speaker scored (a reply often holds the answer to what shares the question's
+    words, and is answered in turn), times
+    SPEAKER_BOOST when it is the speaker's the question asks about and TIME_BOOST when it was said in the
+    span the question names. Each item's provenance keeps the branches that found it and why it scored."""
+    branches = recall["branches"]
+    ranks = {uid: {} for uid in recall["messages"]}
+    for branch, hits in branches.items():
+        for rank, hit in enumerate(hits, start=1):
+            ranks[hit["uid"]][branch] = rank
+    own = {uid: relevance(question=question, similarity=m["similarity"], text=speaker_split(m["content"])[1])
+           for uid, m in recall["messages"].items()}
+    found = {uid for uid, branch_ranks in ranks.items() if branch_ranks}
+    messages = recall["messages"]
+    next_to: dict[str, list[str]] = {uid: [] for uid in messages}
+    for pair in recall["neighbours"]:
+        if pair["of"] in found and _who(messages[pair["of"]]) != _who(messages[pair["uid"]]):
+            next_to[pair["uid"]].append(pair["of"])
+    items = []
+    for uid, m in recall["messages"].items():
+        score = own[uid]["score"] + NEIGHBOUR_SHARE * max((own[of]["score"] for of in next_to[uid]), default=0.0)
+        asked = bool(speaker) and selectors.said_by(m, speaker)
+        score *= (SPEAKER_BOOST if asked else 1.0) * (TIME_BOOST if "time" in ranks[uid] else 1.0)
+        items.append(_message_item(m, score=min(score, 1.0), today=today, provenance={
+            "ranks": ranks[uid], "relevance": own[uid], "next_to": next_to[uid], "speaker_asked": asked}))
+    return items
 
-    "Which team owns the service X depends on?" is best matched by "X depends on Y"; the answer is
-    a fact about Y, which on its own resembles the question less than other facts about X do.
+
+def _from_messages(items: list[dict], said: dict[str, float]) -> list[dict]:
+    """Let a fact or preference score as high as the recalled message it was drawn from scores on its own:
+    what a relevant turn states is relevant, and costs fewer tokens than the turn (which, once in the
+    context, makes it redundant)."""
+    for item in items:
+        source = said.get(item["provenance"]["message_uid"], 0.0)
+        if source > item["score"]:
+            item["score"] = source
+            item["provenance"]["as_relevant_as_its_message"] = True
+    return items
+
+
+def _who(message: dict) -> str:
+    """Return who said a message: the name its turn is labelled with, else its role."""
+    return message["speaker"] or message["role"]
+
+
+def _facts_joined(facts: list[dict], *, asked: str) -> list[dict]:
+    """Put the most relevant fact about the entity the best fact leads to (its end the question does not
+    name) right before it: the far end of a join.
+
+    "Which team owns the service X depends on?" is best matched by "X depends on Y"; the answer is a
+    fact about Y ("Y owned by Team"), which names Y too, so it leads, and the fact it hangs on follows.
     """
     if not facts:
         return facts
-    target = facts[0]["object"].lower()
-    hop = [f for f in facts[1:] if f["subject"].lower() == target]
-    rest = [f for f in facts[1:] if f["subject"].lower() != target]
-    return [facts[0], *hop, *rest]
+    best = max(facts, key=lambda f: f["score"])
+    unnamed = [end for end in (best["subject"], best["object"]) if question_read(end).words_share(asked) < 1.0]
+    if len(unnamed) != 1:
+        return facts
+    bridge = unnamed[0].lower()
+    hop = [f for f in facts if f is not best and bridge in (f["subject"].lower(), f["object"].lower())
+           and f["score"] >= HOP_MIN_SHARE * best["score"]]
+    if hop:
+        leading = max(hop, key=lambda f: f["score"])
+        leading["score"] = min(1.0, best["score"] + HOP_LEAD)
+        leading["provenance"]["joined_to"] = best["id"]
+    return facts
 
 
-def _format(found: dict[str, list[dict]], budget: int) -> dict:
-    """Fill the budget with the session's latest turns, then facts (the densest memory), then the
-    best-scoring items of any other kind, each kind in the order its recall ranked it.
+def _pack(*, history: list[dict], ranked: list[dict], budget: int, limits: dict[str, int],
+          min_relevance: float) -> dict:
+    """Fill the budget with the session's latest turns, newest first, then the most relevant items of every
+    kind on one scale, whole, while they score at least `min_relevance`; an item that does not fit gives
+    way to a smaller one after it. An item that adds nothing the context holds costs nothing: a fact or
+    preference whose message is in the context, a second copy of a text.
 
-    A message that does not fit whole is cut to the room left rather than traded for a weaker one.
-    The text is fenced by CONTEXT_BEGIN and CONTEXT_END, one line per item; the items keep their text as stored.
+    The text is fenced by CONTEXT_BEGIN and CONTEXT_END, one line per item, each section under its
+    header in the order of `sections()`, the history in the order it was said, the rest best first;
+    `items` are in the order of the text.
     """
-    queue = [(HISTORY, item) for item in reversed(found.get(HISTORY, []))]
-    queue += [(FACTS.name, item) for item in found.get(FACTS.name, [])]
     headers = sections()
-    queue += heapq.merge(*([(section, item) for item in found.get(section, [])] for section in headers
-                           if section not in (HISTORY, FACTS.name)), key=lambda pair: -pair[1]["score"])
     chosen: dict[str, list[dict]] = {section: [] for section in headers}
+    texts: set[str] = set()
     used = count_tokens(f"{CONTEXT_BEGIN}\n{CONTEXT_END}")
     omitted = 0
+    queue = [(HISTORY, item) for item in reversed(history)]
+    queue += [(item["section"], item) for item in ranked if item["score"] >= min_relevance]
     for section, item in queue:
-        header = 0 if chosen[section] else count_tokens(headers[section])
-        cost = header + count_tokens(_item_line(item["text"]))
+        if section != HISTORY and len(chosen[section]) >= limits.get(section, 0):
+            continue
+        line = _item_line(item["text"])
+        if line in texts or item["provenance"].get("message_uid") in texts:
+            continue
+        cost = (0 if chosen[section] else count_tokens(headers[section])) + count_tokens(line)
         if used + cost > budget:
-            room = budget - used - header - 2  # the "- " and an ellipsis
-            if section not in CUTTABLE or room < MIN_CUT_TOKENS:
-                omitted += 1
-                continue
-            item = {**item, "text": tokens_cut(item["text"], room)}
-            cost = header + count_tokens(_item_line(item["text"]))
-            if used + cost > budget:
-                omitted += 1
-                continue
+            omitted += 1
+            continue
         used += cost
         chosen[section].append(item)
+        texts.update((line, item["id"]) if item["type"] == MESSAGES.item_type else (line,))
     chosen[HISTORY].reverse()
     lines, items = [], []
     for section, header in headers.items():
         if chosen[section]:
             lines.append(header)
             lines.extend(_item_line(item["text"]) for item in chosen[section])
-            items.extend(chosen[section])
+            items.extend({key: item[key] for key in ITEM_FIELDS} for item in chosen[section])
     text = "\n".join([CONTEXT_BEGIN, *lines, CONTEXT_END]) if lines else ""
     return {"context": text, "items": items, "token_count": count_tokens(text) if text else 0, "omitted": omitted}
 
@@ -236,44 +314,57 @@ def _item_line(text: str) -> str:
     return "- " + FENCE_TAG.sub("\u2039", LINE_BREAKS.sub(" ", text)).strip()
 
 
-def _day(value: date | datetime) -> str:
-    """Return the day of a stated date or of a moment."""
-    return (value.date() if isinstance(value, datetime) else value).isoformat()
+def _day(value: date | datetime) -> date:
+    return value.date() if isinstance(value, datetime) else value
+
+
+def _said(value: date | datetime, today: date) -> str:
+    """Return a day as "8 May 2023", or nothing for today."""
+    day = _day(value)
+    return "" if day == today else f"{day.day} {day:%B %Y}"
 
 
 def _history_item(m: dict) -> dict:
     return {"id": m["uid"], "type": "message", "score": 1.0, "text": f"{m['role']}: {m['content']}",
+            "section": HISTORY, "provenance": {"session_id": m["session_id"], "seq": m["seq"],
+                                               "created_at": m["created_at"], "role": m["role"], "source": "recent"}}
+
+
+def _message_item(m: dict, *, score: float, today: date, provenance: dict) -> dict:
+    """A recalled message: who said it (the name it is labelled with, else the role), the day unless today."""
+    label, said = speaker_split(m["content"])
+    who = ", ".join(filter(None, [label or m["role"], _said(m["created_at"], today)]))
+    return {"id": m["uid"], "type": "message", "score": round(score, 4), "text": f"{who}: {said}",
+            "section": MESSAGES.name,
             "provenance": {"session_id": m["session_id"], "seq": m["seq"], "created_at": m["created_at"],
-                           "role": m["role"], "source": "recent"}}
+                           "role": m["role"], "source": "recall", **provenance}}
 
 
-def _message_item(m: dict) -> dict:
-    said = m["created_at"]
-    return {"id": m["uid"], "type": "message", "score": m["score"],
-            "text": f"{m['role']}, {said.day} {said:%B %Y}: {m['content']}",
-            "provenance": {"session_id": m["session_id"], "seq": m["seq"], "created_at": said, "role": m["role"],
-                           "source": "recall", "ranks": m["ranks"], "scores": m["scores"],
-                           "next_to": m["next_to"], "speaker_asked": m["speaker_asked"]}}
-
-
-def _fact_item(f: dict) -> dict:
-    predicate = f["predicate"].replace("_", " ").lower()
-    text = f"{f['subject']} {predicate} {f['object']}"
-    if f["valid_from"]:
-        text += f" (since {_day(f['valid_from'])})"
+def _fact_item(f: dict, *, question: Question, today: date) -> dict:
+    text = f"{f['subject']} {f['predicate'].replace('_', ' ').lower()} {f['object']}"
+    scored = relevance(question=question, similarity=f["similarity"], text=text)
+    if f["valid_from"] and _said(f["valid_from"], today):
+        text += f" (since {_said(f['valid_from'], today)})"
     if f["valid_until"]:
-        text += f" (until {_day(f['valid_until'])})"
-    return {"id": f["uid"], "type": "fact", "score": round(f["score"], 4), "text": text,
-            "provenance": {"message_uid": f["message_uid"], "recorded_at": f["recorded_at"]}}
+        text += f" (until {_said(f['valid_until'], today) or 'today'})"
+    return {"id": f["uid"], "type": "fact", "score": round(scored["score"], 4), "text": text, "section": FACTS.name,
+            "subject": f["subject"], "object": f["object"],
+            "provenance": {"message_uid": f["message_uid"], "recorded_at": f["recorded_at"],
+                           "relevance": _without_score(scored)}}
 
 
-def _preference_item(p: dict) -> dict:
-    return {"id": p["uid"], "type": "preference", "score": round(p["score"], 4),
-            "text": f"[{p['category']}] {p['preference']}",
-            "provenance": {"message_uid": p["message_uid"], "valid_from": p["valid_from"]}}
+def _preference_item(p: dict, *, question: Question) -> dict:
+    """A preference; one about how the person wants to be answered bears on every answer."""
+    text = f"[{p['category']}] {p['preference']}"
+    scored = relevance(question=question, similarity=p["similarity"], text=text)
+    score = max(scored["score"], STANDING_RELEVANCE) if p["category"] in STANDING_CATEGORIES else scored["score"]
+    return {"id": p["uid"], "type": "preference", "score": round(score, 4), "section": PREFERENCES.name,
+            "text": text,
+            "provenance": {"message_uid": p["message_uid"], "valid_from": p["valid_from"],
+                           "relevance": _without_score(scored)}}
 
 
-def _entity_item(e: dict) -> dict:
+def _entity_item(e: dict, *, question: Question) -> dict:
     text = f"{e['name']} ({e['type']}"
     if e["aliases"]:
         text += f"; also {', '.join(e['aliases'][:3])}"
@@ -285,12 +376,29 @@ def _entity_item(e: dict) -> dict:
             else f"{r['name']} {r['type'].replace('_', ' ').lower()} it"
             for r in related
         )
-    return {"id": e["uid"], "type": "entity", "score": round(e["score"], 4), "text": text, "provenance": {}}
+    scored = relevance(question=question, similarity=e["similarity"], text=" ".join([e["name"], *e["aliases"]]))
+    return {"id": e["uid"], "type": "entity", "score": round(scored["score"], 4), "text": text,
+            "section": ENTITIES.name, "provenance": {"relevance": _without_score(scored)}}
 
 
-def _trace_item(t: dict) -> dict:
+def _trace_item(t: dict, *, question: Question) -> dict:
     verdict = "succeeded" if t["success"] else "failed"
     text = f"{t['task']} -> {t['outcome'] or 'no outcome'} ({verdict})"
     if t["steps"]:
         text += f"; steps: {' > '.join(s for s in t['steps'] if s)}"
-    return {"id": t["uid"], "type": "trace", "score": round(t["score"], 4), "text": text, "provenance": {}}
+    scored = relevance(question=question, similarity=t["similarity"], text=t["task"])
+    return {"id": t["uid"], "type": "trace", "score": round(scored["score"], 4), "text": text,
+            "section": TRACES.name, "provenance": {"relevance": _without_score(scored)}}
+
+
+def _provided_item(item: dict, *, section: str, question: Question) -> dict:
+    """Another app's item on the same scale: its `similarity` to the query (when it gives one) and the question's
+    words; the score its app ranked it by stays in its provenance."""
+    scored = relevance(question=question, similarity=item.get("similarity"), text=item["text"])
+    return {"id": item["id"], "type": item["type"], "score": round(scored["score"], 4), "text": item["text"],
+            "section": section, "provenance": {**item["provenance"], "ranked": item["score"],
+                                               "relevance": _without_score(scored)}}
+
+
+def _without_score(scored: dict) -> dict:
+    return {"meaning": scored["meaning"], "words": scored["words"]}

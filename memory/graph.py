@@ -96,6 +96,7 @@ class Mention(StructuredRel):
 class Message(MemoryNode):
     role = StringProperty(required=True, choices={r: r for r in MESSAGE_ROLES})
     content = StringProperty(required=True)
+    speaker = StringProperty(help_text='The name a turn sent as "Name: text" is labelled with.')
     embedding = _embedding()
     seq = IntegerProperty(required=True)
     client_id = StringProperty(index=True)

@@ -30,6 +30,7 @@ from memory.embeddings import get_embedder
 from memory.extraction import ExtractedEntity, ExtractedFact, ExtractedPreference, Extraction, Turn, get_extractor
 from memory.extraction.names import name_core, name_tokens
 from memory.extraction.rules import predicate_cardinality, preference_topic
+from memory.extraction.speakers import speaker_split
 from memory.models import Agent, Subject
 from memory.resolution.scoring import Candidate, score_pair
 from memory.selectors import consented_categories, subject_is_erased
@@ -96,8 +97,9 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
         return "gone"
     row = dict(zip(columns, rows[0]))
     if row["unembedded"]:
+        said = speaker_split(row["content"])[1]  # a speaker's label says who, not what
         db.cypher_query(cypher.MESSAGE_EMBEDDING_SET, {"uid": message_uid, "user_id": user_id,
-                                                       "embedding": get_embedder().embed([row["content"]])[0].tolist()})
+                                                       "embedding": get_embedder().embed([said])[0].tolist()})
     if row["status"] == "done":
         return "done"
     subject = Subject.objects.filter(user_id=user_id).first()

@@ -30,18 +30,20 @@ STOP_WORDS = frozenset(
     "a an and are as at be but by for if in into is it no not of on or such that the their then there these "
     "they this to was will with what when where who whom which why how did does do has have had been being "
     "were would could should may might can you your his her she him its our from about".split())
-# Message recall, measured on LoCoMo's development conversations (docs/benchmarks.md): how deep each
-# branch is read, the fusion's rank offset, the share of a message's score its neighbouring turns get,
-# and how often a name must occur in the subject's messages to count as the name of someone talking.
+# Message recall: how deep each branch is read (the turns next to what they find are read too), and how
+# often a name must occur in the subject's messages to count as the name of someone talking.
 RECALL_DEPTH = 20
-RRF_K = 10
-NEIGHBOUR_SHARE = 0.3
 ADDRESSED_SHARE = 0.05
 ADDRESSED_MIN = 5
+# Facts, preferences, entities and traces are read this many times as deep as a context may show, and
+# at least this deep (memory.context scores them, lexical matches included, then keeps the best).
+CANDIDATES_FACTOR = 2
+CANDIDATES_MIN = 10
 # A name is one party's when at least this share of the messages with it are the other party's, and
 # messages the person a question names said themselves count this many times more.
 ADDRESSED_BY = 0.8
-SPEAKER_BOOST = 2.0
+# A name is a speaker's own when at least this share of the messages with it are labelled with it ("Ann: ...").
+LABELLED_SHARE = 0.5
 # The query focus counts names among this many of the person's newest messages.
 FOCUS_WINDOW = 2000
 OTHER_PARTY = {"user": "assistant", "assistant": "user"}
@@ -223,15 +225,18 @@ def item_search(*, user_id: str, kind: str, text: str, limit: int = 50,
 def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, bool], limits: dict[str, int],
                    embedding: list[float] | None,
                    lucene: str | None = None, entity_lucene: str | None = None,
-                   during: tuple[datetime, datetime] | None = None, speaker: str | None = None,
+                   during: tuple[datetime, datetime] | None = None,
                    as_of: datetime | None = None, cutoffs: dict[str, datetime | None]) -> dict:
-    """Read all a context recalls in one statement (cypher.CONTEXT_READ, or CONTEXT_READ_SEARCH where the
-    server filters vector searches inside the index) and fuse its message recall.
+    """Read all a context may use in one statement (cypher.CONTEXT_READ, or CONTEXT_READ_SEARCH where the
+    server filters vector searches inside the index): its candidates, each with its similarity to
+    `embedding`, for memory.context to score.
 
-    `sections` says which of history (the session's last `limits["history"]` turns), recall (the most
-    relevant `limits["messages"]` messages, see `_messages_fused`), long_term (facts, preferences and
-    entities) and reasoning (traces) to read, all ranked by `embedding`; `branches` holds what each of
-    recall's branches found before the fusion ({uid, score}, best first).
+    `sections` says which of history (the session's last `limits["history"]` turns), recall (messages
+    found by meaning, by words and, with `during`, by meaning among those said then, RECALL_DEPTH deep
+    each, and the turns next to them), long_term (facts, preferences and entities) and reasoning (traces)
+    to read; each long-term kind and traces come `candidates_pool(limit)` deep by similarity. `branches`
+    holds what each of recall's branches found ({uid, score}, best first), `messages` every candidate
+    message by uid, `neighbours` which found message each turn next to one is next to.
     """
     after, before = during or (None, None)
     depth = max(limits["messages"], RECALL_DEPTH)
@@ -239,8 +244,7 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
         "user_id": user_id, "session_id": session_id, "sections": sections, "history_limit": limits["history"],
         "embedding": embedding, "lucene": lucene,
         "entity_lucene": entity_lucene, "after": after, "before": before, "depth": depth,
-        "facts_limit": limits["facts"], "preferences_limit": limits["preferences"],
-        "entities_limit": limits["entities"], "traces_limit": limits["traces"],
+        **{f"{kind}_limit": candidates_pool(limits[kind]) for kind in ("facts", "preferences", "entities", "traces")},
         "as_of": moment(as_of) if as_of else None, "cutoffs": cutoffs,
         "exact_scan_max": settings.RECALL_EXACT_SCAN_MAX,
     })[0]
@@ -251,19 +255,16 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
         branches["time"] = found["time"]
     if lucene:
         branches["fulltext"] = found["fulltext"]
-    messages = {message["uid"]: message for message in found["messages"]}
     return {"recent": found["recent"], "next_seq": found["next_seq"], "branches": branches,
-            "messages": _messages_fused(branches=branches, neighbours=found["neighbours"], messages=messages,
-                                        limit=limits["messages"], speaker=speaker) if sections["recall"] else [],
+            "messages": {message["uid"]: message for message in found["messages"]} if sections["recall"] else {},
+            "neighbours": found["neighbours"],
             **{kind: found[kind] for kind in ("facts", "preferences", "entities", "traces")}}
 
 
-def messages_relevant(*, user_id: str, embedding: list[float], lucene: str | None, limit: int,
-                      during: tuple[datetime, datetime] | None = None, speaker: str | None = None,
-                      cutoffs: dict[str, datetime | None] | None = None) -> list[dict]:
-    """Return the subject's most relevant messages in fused order, with each branch's rank and score."""
-    return _recall_only(user_id=user_id, embedding=embedding, limit=limit, lucene=lucene, during=during,
-                        speaker=speaker, cutoffs=cutoffs)["messages"]
+def candidates_pool(limit: int) -> int:
+    """Return how many candidates of a kind to read for a context that may show `limit` of them: more than it
+    shows, so that an item the question's words pick out can pass one closer in meaning."""
+    return max(CANDIDATES_FACTOR * limit, CANDIDATES_MIN) if limit else 0
 
 
 def messages_nearest(*, user_id: str, embedding: list[float], limit: int,
@@ -275,62 +276,27 @@ def messages_nearest(*, user_id: str, embedding: list[float], limit: int,
     On Neo4j 2026.01+ a person holding more than RECALL_EXACT_SCAN_MAX messages is searched through the
     filtered index; everyone else is scored exactly, so this is what recall@10 against exact is measured on.
     """
-    found = _recall_only(user_id=user_id, embedding=embedding, limit=limit, during=during, cutoffs=cutoffs)
+    limits = {"history": 0, "messages": limit, "facts": 0, "preferences": 0, "entities": 0, "traces": 0}
+    sections = {"history": False, "recall": True, "long_term": False, "reasoning": False}
+    found = context_recall(user_id=user_id, session_id=None, sections=sections, limits=limits, embedding=embedding,
+                           during=during, cutoffs=_cutoffs(user_id, cutoffs))
     return found["branches"]["time" if during else "vector"][:limit]
 
 
-def _recall_only(*, user_id: str, embedding: list[float], limit: int, lucene: str | None = None,
-                 during: tuple[datetime, datetime] | None = None, speaker: str | None = None,
-                 cutoffs: dict[str, datetime | None] | None = None) -> dict:
-    """Read message recall alone, outside any session, as context_recall does for a context."""
-    limits = {"history": 0, "messages": limit, "facts": 0, "preferences": 0, "entities": 0, "traces": 0}
-    sections = {"history": False, "recall": True, "long_term": False, "reasoning": False}
-    return context_recall(user_id=user_id, session_id=None, sections=sections, limits=limits, embedding=embedding,
-                          lucene=lucene, during=during, speaker=speaker, cutoffs=_cutoffs(user_id, cutoffs))
-
-
-def _messages_fused(*, branches: dict[str, list[dict]], neighbours: list[dict], messages: dict[str, dict],
-                    limit: int, speaker: str | None) -> list[dict]:
-    """Return recalled messages in fused order, with each branch's rank and score.
-
-    Exact vector recall, fulltext recall and, when the question names a time, vector recall among
-    the messages written then, `RECALL_DEPTH` deep each, are blended by reciprocal-rank fusion; then
-    each message passes a share of its fused score to the turns before and after it (`neighbours`),
-    and what the `speaker` the question asks about said counts `SPEAKER_BOOST` times. The score is
-    the fused one, 1.0 for a message first in every branch (and said by the speaker asked about).
-    """
-    fused: dict[str, dict] = {}
-    for source, found in branches.items():
-        for rank, hit in enumerate(found, start=1):
-            item = fused.setdefault(hit["uid"], {**messages[hit["uid"]], "ranks": {}, "scores": {}, "next_to": [],
-                                                 "fused": 0.0})
-            item["ranks"][source] = rank
-            item["scores"][source] = round(float(hit["score"]), 4)
-            item["fused"] += 1.0 / (RRF_K + rank - 1)
-    shares = {uid: item["fused"] * NEIGHBOUR_SHARE for uid, item in fused.items()}
-    for pair in neighbours:
-        item = fused.setdefault(pair["uid"], {**messages[pair["uid"]], "ranks": {}, "scores": {}, "next_to": [],
-                                              "fused": 0.0})
-        item["next_to"].append(pair["of"])
-        item["fused"] += shares[pair["of"]]
-    for item in fused.values():
-        item["speaker_asked"] = item["role"] == speaker
-        if item["speaker_asked"]:
-            item["fused"] *= SPEAKER_BOOST
-    best = len(branches) / RRF_K * (SPEAKER_BOOST if speaker else 1.0)
-    ranked = sorted(fused.values(), key=lambda item: item["fused"], reverse=True)[:limit]
-    for item in ranked:
-        item["score"] = round(item.pop("fused") / best, 4)
-    return ranked
+def said_by(message: dict, speaker: str) -> bool:
+    """Return whether a message is the speaker's: a party (its role) or a name its turns are labelled with."""
+    label = message.get("speaker") or ""
+    return message["role"] == speaker or label == speaker or label.startswith(speaker + " ")
 
 
 def query_focus(*, user_id: str, text: str, cutoffs: dict[str, datetime | None] | None = None) -> dict:
     """Return the query for recall in the subject's memory without the names their conversations keep
-    using, and the party (`user` or `assistant`) those names belong to when they all belong to one.
+    using, and whose those names are when they all are one speaker's: a party (`user` or `assistant`),
+    or the name a speaker's turns are labelled with.
 
-    Asked "When did Caroline join the group?", Caroline's own messages say "I" and the other
-    party's say "Caroline!", so the name draws greetings rather than the answer, and tells whose
-    messages hold it. A capitalised word (not the first) is such a name when at least
+    Asked "When did Caroline join the group?", Caroline's own messages say "I" (or "Caroline: I ...")
+    and the other party's say "Caroline!", so the name draws greetings rather than the answer, and
+    tells whose messages hold it. A capitalised word (not the first) is such a name when at least
     `ADDRESSED_SHARE` of the subject's newest `FOCUS_WINDOW` messages, and `ADDRESSED_MIN` of them,
     contain it as written ("I" is no name).
     """
@@ -352,7 +318,10 @@ def query_focus(*, user_id: str, text: str, cutoffs: dict[str, datetime | None] 
 
 
 def _name_owner(counts: dict) -> str | None:
-    """Return the party a name belongs to: the other one than the party that nearly always says it."""
+    """Return whose name it is: the speaker whose turns are labelled with it, else the party (a role) other
+    than the one that nearly always says it."""
+    if counts["labelled"] >= LABELLED_SHARE * counts["messages"]:
+        return counts["word"]
     for role, other in OTHER_PARTY.items():
         if counts[f"by_{role}"] >= ADDRESSED_BY * counts["messages"]:
             return other

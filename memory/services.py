@@ -18,6 +18,7 @@ from neomodel.exceptions import UniqueProperty
 
 from memory import cypher, ingest, selectors
 from memory.embeddings import get_embedder
+from memory.extraction.speakers import speaker_split
 from memory.graph import ENTITY_TYPES
 from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, kind_get
 from memory.models import (CATEGORIES, Agent, AgentToken, ConsentRecord, Correction, CorrectionStatus, Grant,
@@ -126,7 +127,7 @@ def messages_append(*, subject: Subject, agent: Agent, session_id: str, messages
     rows = [
         {"role": m["role"], "content": m["content"], "client_id": m.get("client_message_id"),
          "content_hash": content_hash(role=m["role"], content=m["content"]), "explicit": _explicit(m),
-         "created_at": m.get("created_at")}
+         "created_at": m.get("created_at"), "speaker": speaker_split(m["content"])[0]}
         for m in messages
     ]
     return conversation_append(user_id=subject.user_id, agent_id=agent.agent_id, session_id=session_id, rows=rows)

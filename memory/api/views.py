@@ -12,7 +12,8 @@ from memory.api import serializers as s
 from memory.api.authentication import AgentTokenAuthentication
 from memory.api.permissions import HasScope
 from memory.api.throttling import AgentRateThrottle
-from memory.context import CONTEXT_BEGIN, CONTEXT_END, PROVIDED, ContextRequest, context_build, sections_refused
+from memory.context import (CONTEXT_BEGIN, CONTEXT_END, MIN_RELEVANCE, PROVIDED, ContextRequest, context_build,
+                            sections_refused)
 from memory.graph import ENTITY_TYPES
 from memory.kinds import kind_get
 from portal.exceptions import AccessDenied, ApplicationError
@@ -61,6 +62,10 @@ class ContextBuildApi(AgentApi):
         token_budget = serializers.IntegerField(min_value=16, max_value=s.MAX_TOKEN_BUDGET, default=1000)
         as_of = serializers.DateTimeField(required=False)
         knowledge_profile = serializers.CharField(max_length=100, required=False)
+        min_relevance = serializers.FloatField(
+            min_value=0, max_value=1, default=MIN_RELEVANCE,
+            help_text="The least relevance (0-1, one scale for every kind of item) an item needs to be included; "
+                      "0 fills the budget with the best items whatever they score.")
 
     @extend_schema_serializer(component_name="ContextBuildOutput")
     class OutputSerializer(serializers.Serializer):
@@ -74,7 +79,7 @@ class ContextBuildApi(AgentApi):
             f"text can neither start a line nor close the fence. `items` keep the text as stored."))
         items = s.ContextItemSerializer(many=True)
         token_count = serializers.IntegerField()
-        omitted = serializers.IntegerField(help_text="Items recalled but left out to fit the token budget.")
+        omitted = serializers.IntegerField(help_text="Items relevant enough but left out to fit the token budget.")
         categories = serializers.ListField(child=serializers.CharField(),
                                            help_text="Categories the user consents to for this agent.")
 
@@ -94,6 +99,7 @@ class ContextBuildApi(AgentApi):
             session_id=args.get("session_id"), query=args.get("query"), messages=args.get("messages", []),
             include=args.get("include", {}), limits=args.get("limits", {}), token_budget=args["token_budget"],
             as_of=args.get("as_of"), knowledge_profile=args.get("knowledge_profile"),
+            min_relevance=args["min_relevance"],
         )
         result = context_build(subject=subject, agent=self.agent, request=context_request, categories=categories)
         services.access_enqueue(subject=subject, agent=self.agent, session_id=args.get("session_id"),

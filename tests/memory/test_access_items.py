@@ -34,11 +34,16 @@ def test_each_context_is_logged_by_item_with_the_turn_it_served(make_subject, ma
     for agent in (helper, other):
         services.grant_create(subject=subject, agent=agent)
     api, other_api = api_for(secret), api_for(other_secret)
-    said = append(api, subject, "trip", "I work at Acme Corp. I like green tea.", "Noted!")
+    # A fact the agent states itself, on a turn that shares nothing with the question: the fact is what answers.
+    stated = api.post("/api/v1/conversations/earlier/messages", {"user_id": subject.user_id, "messages": [{
+        "role": "user", "content": "Onboarding paperwork is done.", "facts": [
+            {"subject": "user", "predicate": "EMPLOYED_BY", "object": "Acme Corp"}]}]}, format="json")
+    ingest.message_extract(message_uid=stated.json()["results"][0]["uid"], user_id=subject.user_id)
+    said = append(api, subject, "trip", "Off on a trip tomorrow.", "Have fun!")
 
     first = ask(api, subject, "trip", "Where do I work?")
     append(api, subject, "trip", "Which tea should I bring?", "Green tea, you like it.")
-    second = ask(api, subject, "trip", "What tea do I like?")
+    second = ask(api, subject, "trip", "Where do I work again?")
     ask(other_api, subject, "trip", "Where do I work?")
     assert services.access_queue_drain() == 3  # what the worker's Beat task runs
 
@@ -79,6 +84,7 @@ def test_the_pages_show_who_used_an_item_and_what_each_turn_was_given_only_to_th
     ask(api, alice, "chat", "Where do I work?")
     append(api, alice, "chat", "Thanks, where was that again?")
     ask(api, alice, "chat", "Where do I work?")  # for a turn not said yet
+    ask(api, alice, "elsewhere", "Where do I work?")  # the fact, not the turn it came from, which is history in "chat"
     ask(api, bob, "chat", "Where do I work?")
     services.access_queue_drain()
     fact = next(f["uid"] for f in selectors.item_list(user_id=alice.user_id, kind="facts")["items"])

@@ -40,8 +40,8 @@ def _uid(user_id, kind, **match) -> str:
 
 def _context(client, user_id, query="Where does Dana live?") -> str:
     """Return the long-term memory of the agent's context (the messages themselves still say what was said)."""
-    response = client.post("/api/v1/context", {"user_id": user_id, "query": query, "include": {"history": False}},
-                           format="json")
+    response = client.post("/api/v1/context", {"user_id": user_id, "query": query, "include": {"history": False},
+                                               "min_relevance": 0}, format="json")
     assert response.status_code == 200, response.content
     return response.json()["context"]
 

@@ -153,15 +153,20 @@ def test_the_filtered_index_beside_nams_is_no_conflict_for_install_labels(filter
     assert vector_index_conflicts(dimensions=get_embedder().dimensions) == []
 
 
-def test_the_context_ranks_the_exact_nearest_messages_through_the_index_or_the_scan(recall_way, two_people):
+def test_the_context_reads_every_candidates_exact_similarity_through_the_index_or_the_scan(recall_way, two_people):
     """Past RECALL_EXACT_SCAN_MAX messages the context's recall searches the index, else it scans; both
-    rank the person's own messages as the exact scan does."""
+    rank the person's own messages as the exact scan does, and every candidate message (the turns next to
+    what was found too) comes with its exact similarity for memory.context to score."""
     alice, _ = two_people
+    limits = {"history": 0, "messages": 5, "facts": 0, "preferences": 0, "entities": 0, "traces": 0}
+    sections = {"history": False, "recall": True, "long_term": False, "reasoning": False}
 
-    recalled = selectors.messages_relevant(user_id=alice.user_id, embedding=_question().tolist(), lucene=None,
-                                           limit=5)
-    exact = [uid for uid, _ in _exact(alice, limit=len(TURNS))]
+    found = selectors.context_recall(user_id=alice.user_id, session_id=None, sections=sections, limits=limits,
+                                     embedding=_question().tolist(), cutoffs=selectors.person_cutoffs(
+                                         user_id=alice.user_id))
+    exact = dict(_exact(alice, limit=len(TURNS)))
 
-    assert len(recalled) == 5 and {m["uid"] for m in recalled} <= _uids(alice)
-    assert {m["uid"]: m["ranks"]["vector"] for m in recalled} == {m["uid"]: exact.index(m["uid"]) + 1
-                                                                  for m in recalled}
+    assert [hit["uid"] for hit in found["branches"]["vector"]] == list(exact)[:selectors.RECALL_DEPTH]
+    assert set(found["messages"]) <= _uids(alice)
+    assert {uid: m["similarity"] for uid, m in found["messages"].items()} == pytest.approx(
+        {uid: exact[uid] for uid in found["messages"]}, abs=1e-6)

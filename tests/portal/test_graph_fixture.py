@@ -11,7 +11,7 @@ def test_labels_are_installed():
     rows, _ = db.cypher_query("SHOW INDEXES YIELD name RETURN collect(name)")
     names = set(rows[0][0])
     assert {"constraint_unique_Message_uid", "index_Message_user_id", "message_embedding_idx",
-            "message_content", "entity_names"} <= names
+            "message_words", "entity_names"} <= names
 
 
 def test_uid_uniqueness_is_enforced_by_the_database():

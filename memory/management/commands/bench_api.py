@@ -348,7 +348,7 @@ class Command(BaseCommand):
         rendering."""
         embedder = get_embedder()
         patched = [(db, "cypher_query", "neo4j"), (db, "commit", "neo4j_commit"), (embedder, "embed", "embedding"),
-                   (context, "_format", "formatting"),
+                   (context, "_pack", "packing"),
                    (JSONRenderer, "render", "serialization"), (redis.Redis, "execute_command", "redis"),
                    (redis.client.Pipeline, "execute", "redis")]
         originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patched]

@@ -35,9 +35,9 @@ def _remembered(subject, agent, client):
     services.trace_complete(subject=subject, trace_uid=trace, outcome="found one", success=True)
 
 
-def _context(client, user_id, query):
+def _context(client, user_id, query, **body):
     response = client.post("/api/v1/context", {"user_id": user_id, "session_id": "s1", "query": query,
-                                               "token_budget": 2000}, format="json")
+                                               "token_budget": 2000, "min_relevance": 0, **body}, format="json")
     assert response.status_code == 200
     return response.json()
 
@@ -49,11 +49,13 @@ def test_a_warm_context_request_is_one_statement_and_no_relational_query(granted
     statements.clear()
     with CaptureQueriesContext(connection) as queries:
         body = _context(client, subject.user_id, "which tea is liked at work?")
+        long_term = _context(client, subject.user_id, "which tea is liked at work?", include={"history": False})
     assert [q["sql"] for q in queries] == []
-    assert len(statements) == 1
-    kinds = {item["type"] for item in body["items"]}
-    assert {"message", "fact", "preference", "entity", "trace"} <= kinds
+    assert len(statements) == 2
+    # The facts and the preference restate a turn of the history, so they cost no tokens beside it.
+    assert {"message", "entity", "trace"} <= {item["type"] for item in body["items"]}
     assert {item["provenance"].get("source") for item in body["items"] if item["type"] == "message"} == {"recent"}
+    assert {"fact", "preference", "entity", "trace"} <= {item["type"] for item in long_term["items"]}
 
 
 def test_a_query_naming_someone_costs_one_bounded_count_more(granted, statements):

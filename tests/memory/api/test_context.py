@@ -151,22 +151,38 @@ def _converse(client, user_id, session, *turns):
     return uids
 
 
-def test_recall_keeps_the_fused_order_with_each_branch_in_the_provenance(granted):
-    """A message only the fulltext branch finds keeps its rank instead of scoring 0.0 and going last."""
+def test_every_kind_is_scored_on_one_scale_and_says_why(granted):
+    """Meaning and words make one score for a message and a fact alike; the branches that found a message and
+    what its score is made of stay in its provenance."""
     subject, _, client = granted
     weather = [f"Forecast for day {i}: showers, wind and a cold front from the north." for i in range(24)]
     uids = _converse(client, subject.user_id, "s1", *[("user", text) for text in weather],
                      ("user", "The locker code for the gym is Zanzibar."))
-    recalled = selectors.messages_relevant(
-        user_id=subject.user_id, embedding=get_embedder().embed(["rain and wind tomorrow"])[0].tolist(),
-        lucene=selectors.lucene_query(text="zanzibar", user_id=subject.user_id, fields=("content",)), limit=5)
-    scores = [m["score"] for m in recalled]
-    assert scores == sorted(scores, reverse=True)
-    locker = next(m for m in recalled if m["uid"] == uids[-1])
-    assert locker["ranks"] == {"fulltext": 1} and locker["scores"]["fulltext"] > 0
-    assert "vector" not in locker["scores"] and locker["score"] >= 0.5
-    best = recalled[0] if recalled[0]["uid"] != locker["uid"] else recalled[1]
-    assert best["ranks"]["vector"] <= 3 and best["scores"]["vector"] > 0.5
+    _state(client, subject.user_id, "s2", "Noted down the gym.",
+           {"subject": "user", "predicate": "GOES_TO", "object": "the Harbour gym"})
+    body = _context(client, subject.user_id, session_id="s3", query="Is it windy at the gym, zanzibar?",
+                    token_budget=4000, min_relevance=0, limits={"messages": 30})
+    assert all(0 <= i["score"] <= 1 for i in body["items"])
+    recalled = [i["score"] for i in body["items"] if i["provenance"].get("source") == "recall"]
+    assert recalled == sorted(recalled, reverse=True)  # each section best first
+    locker = next(i for i in body["items"] if i["id"] == uids[-1])
+    assert "fulltext" in locker["provenance"]["ranks"] and locker["provenance"]["relevance"]["words"] > 0
+    fact = next(i for i in body["items"] if i["type"] == "fact")
+    why = fact["provenance"]["relevance"]
+    assert why["words"] == pytest.approx(1 / 3, abs=1e-3)  # "gym" of windy, gym, zanzibar
+    assert fact["score"] == pytest.approx((why["meaning"] + 0.5 * why["words"]) / 1.5, abs=1e-3)
+
+
+def test_what_earns_no_tokens_is_left_out(granted):
+    """A message that shares no meaning or word with the question stays out, whatever the budget."""
+    subject, _, client = granted
+    _converse(client, subject.user_id, "s1", ("user", "The plumber comes on Thursday at nine."),
+              ("user", "My daughter's violin recital is in the town hall."))
+    body = _context(client, subject.user_id, session_id="s2", query="When does the plumber come?", token_budget=4000)
+    assert [i["text"] for i in body["items"]] == ["user: The plumber comes on Thursday at nine."]
+    everything = _context(client, subject.user_id, session_id="s2", query="When does the plumber come?",
+                          token_budget=4000, min_relevance=0)
+    assert len(everything["items"]) == 2
 
 
 def test_a_recalled_message_brings_the_turn_that_answers_it(granted):
@@ -226,14 +242,43 @@ def test_an_appended_message_is_recalled_by_its_words_at_once_and_by_its_meaning
     assert recalled() == {"fulltext": 1, "vector": 1}
 
 
-def test_a_recalled_message_shows_its_own_date(granted):
+def test_a_recalled_message_shows_its_own_date_unless_said_today(granted):
     subject, _, client = granted
-    _converse(client, subject.user_id, "s1", ("user", "Our anniversary dinner is at Tasca do Chico."))
-    body = _context(client, subject.user_id, session_id="s2", query="Where is the anniversary dinner?")
-    item = next(i for i in body["items"] if i["type"] == "message")
-    said = datetime.fromisoformat(item["provenance"]["created_at"])
-    assert item["text"] == f"user, {said.day} {said:%B %Y}: Our anniversary dinner is at Tasca do Chico."
-    assert f"- user, {said.day} {said:%B %Y}: Our anniversary" in body["context"]
+    response = client.post("/api/v1/conversations/s1/messages", {"user_id": subject.user_id, "messages": [
+        {"role": "user", "content": "Our anniversary dinner was at Tasca do Chico.",
+         "created_at": "2023-05-08T13:56:00+00:00"}]}, format="json")
+    ingest.message_extract(message_uid=response.json()["results"][0]["uid"], user_id=subject.user_id)
+    _converse(client, subject.user_id, "s2", ("user", "Our anniversary is next week, at Tasca do Chico again."))
+    body = _context(client, subject.user_id, session_id="s3", query="Where is the anniversary dinner?")
+    texts = {i["text"] for i in body["items"] if i["type"] == "message"}
+    assert texts == {"user, 8 May 2023: Our anniversary dinner was at Tasca do Chico.",
+                     "user: Our anniversary is next week, at Tasca do Chico again."}
+    assert "- user, 8 May 2023: Our anniversary dinner" in body["context"]
+
+
+def test_a_turn_labelled_with_its_speaker_shows_the_speaker(granted):
+    """Clients replaying a chat between people send "Name: text": the name says who, and is asked about."""
+    subject, _, client = granted
+    uids = _converse(client, subject.user_id, "s1", *[
+        ("user" if n % 2 == 0 else "assistant", f"{name}: {text}") for n, (name, text) in enumerate([
+            ("Caroline", "I went to a support group for trans people yesterday."),
+            ("Melanie", "Wow Caroline, that sounds powerful! I went to a pottery class."),
+            ("Caroline", "Pottery sounds fun, Melanie! What did you make?"),
+            ("Melanie", "A bowl with a painted sunflower."),
+            ("Caroline", "Lovely. I am thinking of adopting a dog."),
+            ("Melanie", "Caroline, go for it!"),
+            ("Caroline", "Thanks! The shelter opens on Monday."),
+            ("Melanie", "My kids would love to meet the dog."),
+            ("Caroline", "They can come along."),
+            ("Melanie", "Deal, see you then!")])])
+    body = _context(client, subject.user_id, session_id="s2", query="What did Melanie make in her class?",
+                    limits={"messages": 2})
+    recalled = {i["id"]: i for i in body["items"] if i["type"] == "message"}
+    assert set(recalled) == {uids[1], uids[3]}  # what she said of the class, and her answer to "what did you make?"
+    assert recalled[uids[3]]["text"] == "Melanie: A bowl with a painted sunflower."
+    assert recalled[uids[3]]["provenance"]["speaker_asked"] is True and recalled[uids[3]]["provenance"]["next_to"]
+    assert selectors.query_focus(user_id=subject.user_id, text="What did Melanie make?") == {
+        "text": "What did make ?", "speaker": "Melanie"}
 
 
 def test_the_time_a_question_names_leads_recall_to_what_was_said_then(granted):

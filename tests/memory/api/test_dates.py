@@ -37,7 +37,8 @@ def employment_history(client, user_id: str) -> dict[str, dict]:
 
 def _facts_text(client, user_id: str, **extra) -> list[str]:
     response = client.post("/api/v1/context", {"user_id": user_id, "query": "Where do I work and live?",
-                                               "include": {"history": False}, **extra}, format="json")
+                                               "include": {"history": False}, "min_relevance": 0, **extra},
+                           format="json")
     assert response.status_code == 200, response.json()
     lines = response.json()["context"].splitlines()
     facts = []
@@ -51,19 +52,19 @@ def _facts_text(client, user_id: str, **extra) -> list[str]:
 def test_the_context_prints_a_stated_date_and_a_moment_as_days(granted):
     subject, _, client = granted
     employment_history(client, subject.user_id)
-    assert _facts_text(client, subject.user_id) == ["- user employed by Fabrikam (since 2026-01-05)",
-                                                    "- user resides at Porto (since 2024-06-01)"]
+    assert _facts_text(client, subject.user_id) == ["- user employed by Fabrikam (since 5 January 2026)",
+                                                    "- user resides at Porto (since 1 June 2024)"]
 
 
 @pytest.mark.parametrize("as_of, expected", [
-    ("2025-03-02T23:59:00Z", ["- user resides at Porto (since 2024-06-01)"]),
+    ("2025-03-02T23:59:00Z", ["- user resides at Porto (since 1 June 2024)"]),
     # A stated date holds from the start of its day.
-    ("2025-03-03T00:00:00Z", ["- user employed by Contoso Bank (since 2025-03-03) (until 2026-01-05)",
-                              "- user resides at Porto (since 2024-06-01)"]),
-    ("2026-01-05T09:29:00Z", ["- user employed by Contoso Bank (since 2025-03-03) (until 2026-01-05)",
-                              "- user resides at Porto (since 2024-06-01)"]),
-    ("2026-01-05T09:30:00Z", ["- user employed by Fabrikam (since 2026-01-05)",
-                              "- user resides at Porto (since 2024-06-01)"]),
+    ("2025-03-03T00:00:00Z", ["- user employed by Contoso Bank (since 3 March 2025) (until 5 January 2026)",
+                              "- user resides at Porto (since 1 June 2024)"]),
+    ("2026-01-05T09:29:00Z", ["- user employed by Contoso Bank (since 3 March 2025) (until 5 January 2026)",
+                              "- user resides at Porto (since 1 June 2024)"]),
+    ("2026-01-05T09:30:00Z", ["- user employed by Fabrikam (since 5 January 2026)",
+                              "- user resides at Porto (since 1 June 2024)"]),
 ])
 def test_as_of_compares_dates_and_moments(granted, as_of, expected):
     subject, _, client = granted

@@ -1,0 +1,73 @@
+"""One relevance scale for every kind of memory a context can hand the model.
+
+An item's relevance to a question is how close it is in meaning (the cosine of the two vectors, none
+below zero) plus LEXICAL_WEIGHT times the share of the question's words it holds (stemmed, so
+"painted" finds "painting"), over 1 + LEXICAL_WEIGHT: a number in [0, 1] that means the same for a
+message, a fact, a preference, an entity, a trace or another app's item, so a context can take the
+best of all of them until its budget is spent. The weights were chosen by rotation over LoCoMo's
+conversations (tuned on eight, measured on the other two; docs/benchmarks.md).
+"""
+
+import functools
+import os
+import re
+from dataclasses import dataclass
+
+import snowballstemmer
+
+LEXICAL_WEIGHT = 0.5
+# A stem matches a word that starts with it and goes on for at most this many letters ("adopt" finds
+# "adoption" and "adopted"): the stemmer's own suffixes, without stemming every candidate's every word.
+SUFFIX_LETTERS = 4
+WORD = re.compile(r"[^\W_]+")
+# Words a question is made of that say nothing about which memory answers it.
+QUESTION_WORDS = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their then there these "
+    "they this to was will with what when where who whom which why how did does do has have had been being "
+    "were would could should may might can you your his her she him its our from about i me my we us he "
+    "any some ever much many also get got".split())
+
+
+@functools.cache
+def _stemmer():
+    return snowballstemmer.stemmer("english")
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a question asks for: the stems of its words and one pattern that finds them in a text."""
+
+    stems: tuple[str, ...]
+    pattern: re.Pattern | None
+
+    def words_share(self, text: str) -> float:
+        """Return the share of the question's words that `text` holds, in [0, 1]."""
+        if self.pattern is None or not text:
+            return 0.0
+        return len({match.lastgroup for match in self.pattern.finditer(text)}) / len(self.stems)
+
+
+def question_read(text: str) -> Question:
+    """Return the question's words, without the ones every question is made of, stemmed."""
+    words = sorted({w for w in (w.lower() for w in WORD.findall(text)) if w not in QUESTION_WORDS})
+    # What a word shares with its stem ("strategy" and "strategi": "strateg") is what its forms begin with.
+    stems = tuple(sorted({os.path.commonprefix([word, stem]) or word
+                          for word, stem in zip(words, _stemmer().stemWords(words))}))
+    if not stems:
+        return Question(stems=(), pattern=None)
+    # A word is letters and digits: "Service_Checkout" holds "service" and "checkout".
+    pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(f"(?P<w{i}>{re.escape(stem)}[^\\W_]{{0,{SUFFIX_LETTERS}}})"
+                                                      for i, stem in enumerate(stems)) + r")(?![^\W_])", re.IGNORECASE)
+    return Question(stems=stems, pattern=pattern)
+
+
+def relevance(*, question: Question, similarity: float | None, text: str) -> dict:
+    """Return an item's relevance and what it is made of: `meaning` (cosine, from Neo4j's [0, 1] similarity)
+    and `words` (the share of the question's words the item's text holds). An item with no vector yet (a
+    message the worker has not embedded) is judged by its words alone."""
+    words = question.words_share(text)
+    if similarity is None:
+        return {"score": words, "meaning": None, "words": round(words, 4)}
+    meaning = min(1.0, max(0.0, 2 * similarity - 1))
+    return {"score": (meaning + LEXICAL_WEIGHT * words) / (1 + LEXICAL_WEIGHT), "meaning": round(meaning, 4),
+            "words": round(words, 4)}
