@@ -32,6 +32,9 @@ DETACH DELETE c
 RETURN count(*) AS deleted
 """
 
+# The person's messages: the outbox names their extraction's keys in Redis by message uid.
+MESSAGE_UIDS = "MATCH (m:Message {user_id: $user_id}) RETURN m.uid AS uid"
+
 # Each node is exported under its first label only.
 _COUNT = "MATCH (n:{label} {{user_id: $user_id}}) WHERE head(labels(n)) = $label RETURN count(n) AS n"
 

@@ -29,7 +29,7 @@ from memory.models import (CATEGORIES, ConsentRecord, Grant, MemoryAccess, Memor
 from memory.selectors import consented_categories, person_cutoffs, retention_cutoffs, retention_days
 from portal.exceptions import NotFound
 from portal.graphdb import rows, scalar
-from portal.outbox import WorkCount, WorkItem
+from portal.outbox import WorkCount, WorkItem, work_keys
 from portal.models import user_id_digest
 from portal.redis_clients import app_redis, broker_redis
 
@@ -231,9 +231,25 @@ def export_path(*, job: ExportJob) -> Path:
     return Path(settings.MEDIA_ROOT) / job.file_name
 
 
-def redis_keys(*, user_id: str) -> list[bytes]:
-    """Return the keys in the app's Redis (caches, locks, counters) whose names mention the subject."""
-    return list(app_redis().scan_iter(match=f"*{user_id}*", count=1000))
+def subject_work_keys(*, subject: Subject) -> list[str]:
+    """Return the names of the keys the outbox may hold in the app's Redis for the subject's work (each
+    message's extraction, each export), which name ids, not the subject: take them before erasing."""
+    messages = [row["uid"] for row in rows(cypher.MESSAGE_UIDS, {"user_id": subject.user_id})]
+    exports = [str(pk) for pk in ExportJob.objects.filter(subject=subject).values_list("pk", flat=True)]
+    return work_keys(kind="extractions", keys=messages) + work_keys(kind="exports", keys=exports)
+
+
+def redis_keys(*, user_id: str, work: list[str] = (), named: bool = True) -> list[bytes]:
+    """Return the keys in the app's Redis (caches, locks, counters) whose names mention the subject (unless not
+    `named`), and those of `work` (subject_work_keys) that exist."""
+    client = app_redis()
+    found = list(client.scan_iter(match=f"*{user_id}*", count=1000)) if named else []
+    for start in range(0, len(work), 1000):
+        pipe = client.pipeline(transaction=False)
+        for name in work[start:start + 1000]:
+            pipe.exists(name)
+        found += [name.encode() for name, held in zip(work[start:start + 1000], pipe.execute()) if held]
+    return found
 
 
 def broker_messages(*, user_id: str) -> Iterator[tuple[str, bytes, bytes]]:
@@ -396,15 +412,21 @@ def content_residue(*, fingerprints: Fingerprints) -> dict:
             "shared_with_others": len(shared)}
 
 
-def residue_scan(*, user_id: str, subject_pk: int, scope: str, category: str = "") -> dict[str, int]:
-    """Count what is left of a subject in every store after an erasure of the given scope; all zero is clean."""
+def residue_scan(*, user_id: str, subject_pk: int, scope: str, category: str = "", work: list[str] = ()
+                 ) -> dict[str, int]:
+    """Count what is left of a subject in every store after an erasure of the given scope; all zero is clean.
+
+    `work` names the outbox's keys of the subject's work (subject_work_keys), taken before erasing.
+    """
     if scope == ErasureScope.CATEGORY:
-        return {"neo4j": sum(label_count(user_id=user_id, label=label) for label in category_labels(category))}
+        left = {"neo4j": sum(label_count(user_id=user_id, label=label) for label in category_labels(category))}
+        # Erased messages leave their extraction's keys behind unless the erasure removed them.
+        return left | ({"redis": len(redis_keys(user_id=user_id, work=work, named=False))} if work else {})
     directory = export_directory(user_id=user_id)
     files = sum(1 for p in directory.rglob("*") if p.is_file()) if directory.exists() else 0
     return {
         "neo4j": scalar(cypher.RESIDUE_NODES, {"user_id": user_id}),
-        "redis": len(redis_keys(user_id=user_id)),
+        "redis": len(redis_keys(user_id=user_id, work=work)),
         "broker": sum(1 for _ in broker_messages(user_id=user_id)),
         "database": sum(database_rows(user_id=user_id, subject_pk=subject_pk,
                                       account=scope == ErasureScope.ACCOUNT).values()),

@@ -238,14 +238,18 @@ def subject_erase(*, job_id: int) -> ErasureJob:
     fingerprints = selectors.content_fingerprints(
         user_id=user_id, labels=list(category_labels(job.category)) if job.scope == ErasureScope.CATEGORY
         else list(cypher.CONTENT_PROPERTIES))
+    # The outbox's keys of the subject's work name message and export ids, not the subject: taken before too.
+    work = (selectors.subject_work_keys(subject=subject)
+            if job.scope != ErasureScope.CATEGORY or job.category == "history" else [])
 
     deleted = {"neo4j_nodes": 0, "redis_keys": 0, "broker_messages": 0, "export_files": 0, "database_rows": 0}
     for _ in range(ERASE_PASSES):
         if job.scope == ErasureScope.CATEGORY:
             deleted["neo4j_nodes"] += _category_erase(user_id=user_id, category=job.category)
+            deleted["redis_keys"] += _keys_delete(selectors.redis_keys(user_id=user_id, work=work, named=False))
         else:
             deleted["neo4j_nodes"] += _graph_erase(user_id=user_id)
-            deleted["redis_keys"] += _redis_erase(user_id=user_id)
+            deleted["redis_keys"] += _redis_erase(user_id=user_id, work=work)
             deleted["broker_messages"] += _broker_erase(user_id=user_id)
             files, rows = _exports_erase(subject=subject)
             deleted["export_files"] += files
@@ -255,7 +259,8 @@ def subject_erase(*, job_id: int) -> ErasureJob:
         ErasureJob.objects.filter(pk=job.pk).update(nodes_deleted=deleted["neo4j_nodes"])
         # The account itself goes only once its memory is gone.
         scope = ErasureScope.ALL if job.scope == ErasureScope.ACCOUNT else job.scope
-        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=scope, category=job.category)
+        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=scope, category=job.category,
+                                         work=work)
         if not sum(residue.values()):
             break
 
@@ -269,7 +274,7 @@ def subject_erase(*, job_id: int) -> ErasureJob:
             # The trail keeps what the person did, not who they were.
             AuditEvent.objects.filter(actor=subject.account).update(actor=None, actor_label="erased account")
             subject.account.delete()
-        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=job.scope)
+        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=job.scope, work=work)
     else:
         kept["consent_records"] = consent_rows
         Grant.objects.filter(pk__in=job.paused_grants).update(paused_at=None)
@@ -315,10 +320,13 @@ def _category_erase(*, user_id: str, category: str) -> int:
     return total
 
 
-def _redis_erase(*, user_id: str) -> int:
-    keys = selectors.redis_keys(user_id=user_id)
-    if keys:
-        app_redis().delete(*keys)
+def _redis_erase(*, user_id: str, work: list[str]) -> int:
+    return _keys_delete(selectors.redis_keys(user_id=user_id, work=work))
+
+
+def _keys_delete(keys: list[bytes]) -> int:
+    for start in range(0, len(keys), 1000):
+        app_redis().delete(*keys[start:start + 1000])
     return len(keys)
 
 
