@@ -23,6 +23,7 @@ from neomodel import db
 
 from governance import cypher
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
+from memory.adoption import person_names
 from memory.kinds import KINDS, category_labels, kind_get
 from memory.models import (CATEGORIES, ConsentRecord, Grant, MemoryAccess, MemoryAccessItem, RetentionChoice,
                            RetentionPolicy, Subject)
@@ -41,6 +42,8 @@ RUN_WORDS = 8
 RUN_CHARS = 20
 # A name is looked for as a whole value, and only when it has several words: "Lisbon" is anyone's.
 NAME_WORDS = 2
+# An id this long ("nam-alice", a UUID) is the person's wherever it is written; a shorter one only as a whole value.
+ID_CHARS = 8
 
 
 def subject_is_erased(*, user_id: str) -> bool:
@@ -322,11 +325,16 @@ def database_rows(*, user_id: str, subject_pk: int, account: bool) -> dict[str, 
 
 @dataclass(frozen=True)
 class Fingerprints:
-    """What an erasure looks for after deleting: the subject's id, runs of their words, their names."""
+    """What an erasure looks for after deleting: the subject's ids, runs of their words, their names.
+
+    `ids` (the public id, and NAM's identifier and id for a person NAM knew, as folded words) count
+    wherever they are written when they have ID_CHARS characters or more, else as a whole value only.
+    """
 
     user_id: str
     runs: frozenset[str]
     names: frozenset[str]
+    ids: frozenset[str] = frozenset()
 
     @property
     def run_lengths(self) -> list[int]:
@@ -362,8 +370,12 @@ def content_fingerprints(*, user_id: str, labels: list[str]) -> Fingerprints:
     if "Entity" in labels:
         names = {" ".join(words) for row in rows(cypher.ENTITY_NAMES, {"user_id": user_id})
                  if len(words := _words(row["name"])) >= NAME_WORDS}
+    ids = {user_id}
+    for row in rows(cypher.NAM_REFERENCES, {"user_id": user_id}):
+        ids |= {row["identifier"], row["nam_id"]} - {None}
+        names |= {" ".join(_words(name)) for name in person_names(row["attributes"])}
     return Fingerprints(user_id=user_id, runs=frozenset(run for text in texts for run in text_fingerprints(text)),
-                        names=frozenset(names))
+                        names=frozenset(names), ids=frozenset(" ".join(_words(i)) for i in ids if _words(i)))
 
 
 def _matches(text: str, fingerprints: Fingerprints, lengths: list[int], starts: frozenset[str]) -> set[str]:
@@ -371,7 +383,9 @@ def _matches(text: str, fingerprints: Fingerprints, lengths: list[int], starts: 
     if text == fingerprints.user_id:
         return {text}
     words = _words(text)
-    found = {whole} if (whole := " ".join(words)) in fingerprints.names else set()
+    whole = " ".join(words)
+    found = {whole} if whole in fingerprints.names or whole in fingerprints.ids else set()
+    found |= {i for i in fingerprints.ids if len(i) >= ID_CHARS and f" {i} " in f" {whole} "}
     for i, word in enumerate(words):
         if word in starts:
             found.update(run for n in lengths if i + n <= len(words)
@@ -406,7 +420,7 @@ def content_residue(*, fingerprints: Fingerprints) -> dict:
                 if record["owner"] is None:
                     candidates.append(((record["labels"][0] if record["labels"] else "", key, record["node"]), found))
                 else:
-                    shared |= found - {fingerprints.user_id}
+                    shared |= found - {fingerprints.user_id} - fingerprints.ids
     hits = {hit: None for hit, found in candidates if found - shared}
     return {"hits": [{"label": label, "property": key, "node": node} for label, key, node in hits],
             "shared_with_others": len(shared)}

@@ -17,6 +17,7 @@ from django.utils import timezone
 from governance import cypher, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
 from memory import ingest
+from memory.adoption import nam_adopt_since
 from memory.kinds import ENTITIES, ERASE_ORDER, FACTS, KINDS, MESSAGES, PREFERENCES, TRACES, category_labels
 from memory.models import (CATEGORIES, ConsentRecord, Correction, Grant, MemoryAccess, RetentionChoice,
                            RetentionPolicy, Subject)
@@ -234,6 +235,8 @@ def subject_erase(*, job_id: int) -> ErasureJob:
     user_id, subject_pk = subject.user_id, subject.pk
     job.status, job.started_at = JobStatus.RUNNING, timezone.now()
     job.save(update_fields=["status", "started_at"])
+    # What an agent still on neo4j-agent-memory wrote for the person since adoption becomes theirs, so it goes too.
+    nam_adopt_since(user_id=user_id)
     # Taken before anything goes: afterwards the scan looks for this content itself, wherever it was copied.
     fingerprints = selectors.content_fingerprints(
         user_id=user_id, labels=list(category_labels(job.category)) if job.scope == ErasureScope.CATEGORY
@@ -285,11 +288,43 @@ def subject_erase(*, job_id: int) -> ErasureJob:
                                         category=job.category, deleted=deleted, residue=residue, kept=kept,
                                         residue_hits=content["hits"])
         job.status = JobStatus.DONE if not sum(residue.values()) else JobStatus.FAILED
-        job.error = "" if job.status == JobStatus.DONE else "Residue remained after erasing; see the tombstone."
+        job.error = "" if job.status == JobStatus.DONE else _residue_error(residue)
         job.nodes_deleted, job.finished_at = deleted["neo4j_nodes"], timezone.now()
         job.save(update_fields=["status", "error", "nodes_deleted", "finished_at"])
         audit_record(actor="erasure worker", action="erasure.done", user_id=user_id, target_type="erasure",
                      target_id=job.public_id, after={"status": job.status, "deleted": deleted, "residue": residue})
+    return job
+
+
+def _residue_error(residue: dict[str, int]) -> str:
+    """Return what is left after an erasure and how to finish it, for the person and staff."""
+    if residue.get("content") and sum(residue.values()) == residue["content"]:
+        return (f"Your content is still in {residue['content']} place(s) no one owns, listed below. Staff finish the "
+                "erasure by deleting them: Erasure jobs, action \"Delete what the residue scan found\".")
+    return ("Something of yours remained after erasing (counts per store below); it was retried. Staff can "
+            "request the erasure again once the store that held it answers.")
+
+
+def erasure_residue_delete(*, job: ErasureJob, actor: Actor) -> ErasureJob:
+    """Finish a failed erasure whose only residue is content in nodes no one owns: delete those nodes (the
+    tombstone lists them), check that none is left, and mark the job done. Anything else leaves it failed."""
+    tombstone = job.tombstone
+    if job.status != JobStatus.FAILED or sum(tombstone.residue.values()) != tombstone.residue.get("content", 0):
+        raise ApplicationError("Only a failed erasure whose sole residue is content in unowned nodes can be finished.")
+    nodes = sorted({hit["node"] for hit in tombstone.residue_hits})
+    deleted = scalar(cypher.RESIDUE_NODES_DELETE, {"nodes": nodes})
+    left = scalar(cypher.RESIDUE_NODES_LEFT, {"nodes": nodes})
+    with transaction.atomic():
+        tombstone.deleted["residue_nodes"] = tombstone.deleted.get("residue_nodes", 0) + deleted
+        tombstone.residue["content"] = left
+        if not left:
+            tombstone.residue_hits = []
+        tombstone.save(update_fields=["deleted", "residue", "residue_hits"])
+        if not left:
+            job.status, job.error = JobStatus.DONE, ""
+            job.save(update_fields=["status", "error"])
+        audit_record(actor=actor, action="erasure.finish", target_type="erasure", target_id=job.public_id,
+                     after={"status": job.status, "residue_nodes_deleted": deleted, "left": left})
     return job
 
 
