@@ -202,8 +202,15 @@ def _messages_plan(plan: Plan, conversations: dict[str, str]) -> dict[str, str]:
         position = {node: seq for seq, node in enumerate(chain, start=1)}
         # Off the chain (NAM repairs forks later): after it, in the order NAM stamped them.
         ordered = sorted(found, key=lambda m: (position.get(m["node"], len(chain) + 1), m["timestamp"]))
-        seqs = {m["node"]: position.get(m["node"]) for m in ordered}
-        last = max(position.values(), default=0)
+        if chains.get(conversation, {}).get("user_id") is not None:
+            # Owned already, numbered by the portal (which may have appended since NAM did): NAM's new
+            # messages follow its last seq, in the order of the chain.
+            last = chains[conversation]["last_seq"] or 0
+            seqs = {m["node"]: last + number for number, m in enumerate(ordered, start=1)}
+            last, chain = last + len(ordered), []
+        else:
+            seqs = {m["node"]: position.get(m["node"]) for m in ordered}
+            last = max(position.values(), default=0)
         for message in ordered:
             if seqs[message["node"]] is None:
                 last += 1

@@ -58,7 +58,8 @@ MATCH chain = (first)-[:NEXT_MESSAGE*0..]->(last:Message)
 WHERE NOT (last)-[:NEXT_MESSAGE]->()
 WITH c, chain ORDER BY length(chain) DESC
 WITH c, collect(chain)[0] AS chain
-RETURN elementId(c) AS conversation, c.user_id AS user_id, [m IN nodes(chain) | elementId(m)] AS chain
+RETURN elementId(c) AS conversation, c.user_id AS user_id, c.last_seq AS last_seq,
+       [m IN nodes(chain) | elementId(m)] AS chain
 """
 
 NAM_MESSAGES = """

@@ -122,6 +122,10 @@ def test_nam_reads_what_the_portal_wrote_and_what_it_writes_later_is_owned_and_e
                                  "OR n:Preference) RETURN count(n)")
     assert unowned[0][0] >= 1 + len(NAM_FACTS) + len(NAM_ENTITIES) + 1
 
+    # The portal answers in that conversation before the adoption runs: it appends after NAM's message.
+    api.post("/api/v1/conversations/nam-alice-session-2/messages", {"user_id": "nam-alice", "messages": [
+        {"role": "assistant", "content": "Noted, Thursday at the clinic."}]}, format="json")
+
     nam_adopt_task()  # the switch-over's Beat task
 
     owned, _ = db.cypher_query(
@@ -129,6 +133,13 @@ def test_nam_reads_what_the_portal_wrote_and_what_it_writes_later_is_owned_and_e
         "OR n.preference = 'practises cello every evening') RETURN labels(n)[0], n.seq",
         {"said": NAM_SAYS, "objects": [f[2] for f in NAM_FACTS], "names": [e[0] for e in NAM_ENTITIES]})
     assert sorted(label for label, _ in owned) == ["Entity"] * 2 + ["Fact"] * 4 + ["Message", "Preference"]
+    chain, _ = db.cypher_query(
+        "MATCH (c:Conversation {session_id: 'nam-alice-session-2'})-[:FIRST_MESSAGE]->(first) "
+        "MATCH p = (first)-[:NEXT_MESSAGE*0..]->(last) WHERE NOT (last)-[:NEXT_MESSAGE]->() "
+        "RETURN [m IN nodes(p) | m.content], [m IN nodes(p) | m.seq], c.last_seq")
+    [(contents, seqs, last_seq)] = chain
+    assert contents[-2:] == [NAM_SAYS, "Noted, Thursday at the clinic."]
+    assert len(set(seqs)) == len(seqs) == 8 and max(seqs) == last_seq  # one chain, each seq once
     listed = api.get("/api/v1/users/nam-alice/messages/", {"limit": 200}).json()["items"]
     assert NAM_SAYS in [item["content"] for item in listed]
     assert nam_adopt()["adopted"] == {}  # idempotent: nothing new to own
