@@ -29,7 +29,11 @@ def test_no_worker_is_named(client, db):
 
 
 def test_broker_down_is_named_and_the_workers_are_not_blamed(client, db, monkeypatch):
-    monkeypatch.setenv("CELERY_BROKER_URL", f"redis://127.0.0.1:{closed_port()}/0")  # Celery reads it first
+    from portal.celery import app
+
+    closed = f"redis://127.0.0.1:{closed_port()}/0"
+    monkeypatch.setenv("CELERY_BROKER_URL", closed)  # what Celery reads first, then its own settings
+    monkeypatch.setitem(app.conf, "broker_write_url", closed)
     response = client.get("/healthz")
     body = response.json()
     assert response.status_code == 503 and body["down"] == ["broker"]
