@@ -8,10 +8,11 @@ from django.template.response import TemplateResponse
 from django.urls import path
 
 from governance import selectors, services
-from governance.models import ErasureJob, ErasureScope
+from governance.models import ErasureJob, ErasureScope, JobStatus
 from memory.models import RetentionPolicy
 from memory.selectors import subject_find
 from portal.audit import audit_record
+from portal.exceptions import ApplicationError
 
 ERASE = "review.erase_subjects"
 
@@ -26,6 +27,26 @@ class ErasureJobAdmin(admin.ModelAdmin):
     list_display = ("public_id", "scope", "category", "status", "nodes_deleted", "created_at", "finished_at")
     list_filter = ("status", "scope")
     readonly_fields = list_display
+    actions = ["residue_delete"]
+
+    def has_erase_permission(self, request):
+        return request.user.has_perm(ERASE)
+
+    @admin.action(description="Delete what the residue scan found (nodes no one owns), then check again",
+                  permissions=["erase"])
+    def residue_delete(self, request, queryset):
+        """Finish failed erasures whose only residue is the person's content in nodes without an owner."""
+        for job in queryset.select_related("tombstone"):
+            try:
+                services.erasure_residue_delete(job=job, actor=request.user)
+            except ApplicationError as exc:
+                messages.error(request, f"Erasure {job.public_id}: {exc.message}")
+                continue
+            if job.status == JobStatus.DONE:
+                messages.success(request, f"Erasure {job.public_id} is done: nothing of the person is left.")
+            else:
+                messages.warning(request, f"Erasure {job.public_id}: {job.tombstone.residue['content']} place(s) "
+                                          "still hold the person's content.")
 
     def has_module_permission(self, request):
         return request.user.has_perm(ERASE)

@@ -32,6 +32,9 @@ DETACH DELETE c
 RETURN count(*) AS deleted
 """
 
+# The person's messages: the outbox names their extraction's keys in Redis by message uid.
+MESSAGE_UIDS = "MATCH (m:Message {user_id: $user_id}) RETURN m.uid AS uid"
+
 # Each node is exported under its first label only.
 _COUNT = "MATCH (n:{label} {{user_id: $user_id}}) WHERE head(labels(n)) = $label RETURN count(n) AS n"
 
@@ -82,6 +85,26 @@ CALL (u) {
 }
 WITH label, text WHERE text IS :: STRING
 RETURN label, text
+"""
+
+# How the subject was known to neo4j-agent-memory: the identifier, NAM's id and the attributes (its name)
+# of their User node, adopted or not: NAM's facts and entities name a person by these, not by user_id.
+NAM_REFERENCES = """
+MATCH (u:User) WHERE u.identifier IS NOT NULL AND (u.user_id = $user_id OR (u.user_id IS NULL AND u.identifier = $user_id))
+RETURN u.identifier AS identifier, u.id AS nam_id, u.attributes_json AS attributes
+"""
+
+# Nodes an erasure's residue scan found the subject's content in, by the id the tombstone gives them,
+# while they still have no owner: deleted when staff finish the erasure.
+RESIDUE_NODES_DELETE = """
+MATCH (n) WHERE n.user_id IS NULL AND coalesce(n.uid, n.id, elementId(n)) IN $nodes
+DETACH DELETE n
+RETURN count(*) AS deleted
+"""
+
+RESIDUE_NODES_LEFT = """
+MATCH (n) WHERE n.user_id IS NULL AND coalesce(n.uid, n.id, elementId(n)) IN $nodes
+RETURN count(n) AS left
 """
 
 # Every string (or list of strings) property of every node that is not the subject's, under any label,

@@ -23,13 +23,14 @@ from neomodel import db
 
 from governance import cypher
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
+from memory.adoption import person_names
 from memory.kinds import KINDS, category_labels, kind_get
 from memory.models import (CATEGORIES, ConsentRecord, Grant, MemoryAccess, MemoryAccessItem, RetentionChoice,
                            RetentionPolicy, Subject)
 from memory.selectors import consented_categories, person_cutoffs, retention_cutoffs, retention_days
 from portal.exceptions import NotFound
 from portal.graphdb import rows, scalar
-from portal.outbox import WorkCount, WorkItem
+from portal.outbox import WorkCount, WorkItem, work_keys
 from portal.models import user_id_digest
 from portal.redis_clients import app_redis, broker_redis
 
@@ -41,6 +42,8 @@ RUN_WORDS = 8
 RUN_CHARS = 20
 # A name is looked for as a whole value, and only when it has several words: "Lisbon" is anyone's.
 NAME_WORDS = 2
+# An id this long ("nam-alice", a UUID) is the person's wherever it is written; a shorter one only as a whole value.
+ID_CHARS = 8
 
 
 def subject_is_erased(*, user_id: str) -> bool:
@@ -231,9 +234,25 @@ def export_path(*, job: ExportJob) -> Path:
     return Path(settings.MEDIA_ROOT) / job.file_name
 
 
-def redis_keys(*, user_id: str) -> list[bytes]:
-    """Return the keys in the app's Redis (caches, locks, counters) whose names mention the subject."""
-    return list(app_redis().scan_iter(match=f"*{user_id}*", count=1000))
+def subject_work_keys(*, subject: Subject) -> list[str]:
+    """Return the names of the keys the outbox may hold in the app's Redis for the subject's work (each
+    message's extraction, each export), which name ids, not the subject: take them before erasing."""
+    messages = [row["uid"] for row in rows(cypher.MESSAGE_UIDS, {"user_id": subject.user_id})]
+    exports = [str(pk) for pk in ExportJob.objects.filter(subject=subject).values_list("pk", flat=True)]
+    return work_keys(kind="extractions", keys=messages) + work_keys(kind="exports", keys=exports)
+
+
+def redis_keys(*, user_id: str, work: list[str] = (), named: bool = True) -> list[bytes]:
+    """Return the keys in the app's Redis (caches, locks, counters) whose names mention the subject (unless not
+    `named`), and those of `work` (subject_work_keys) that exist."""
+    client = app_redis()
+    found = list(client.scan_iter(match=f"*{user_id}*", count=1000)) if named else []
+    for start in range(0, len(work), 1000):
+        pipe = client.pipeline(transaction=False)
+        for name in work[start:start + 1000]:
+            pipe.exists(name)
+        found += [name.encode() for name, held in zip(work[start:start + 1000], pipe.execute()) if held]
+    return found
 
 
 def broker_messages(*, user_id: str) -> Iterator[tuple[str, bytes, bytes]]:
@@ -306,11 +325,16 @@ def database_rows(*, user_id: str, subject_pk: int, account: bool) -> dict[str, 
 
 @dataclass(frozen=True)
 class Fingerprints:
-    """What an erasure looks for after deleting: the subject's id, runs of their words, their names."""
+    """What an erasure looks for after deleting: the subject's ids, runs of their words, their names.
+
+    `ids` (the public id, and NAM's identifier and id for a person NAM knew, as folded words) count
+    wherever they are written when they have ID_CHARS characters or more, else as a whole value only.
+    """
 
     user_id: str
     runs: frozenset[str]
     names: frozenset[str]
+    ids: frozenset[str] = frozenset()
 
     @property
     def run_lengths(self) -> list[int]:
@@ -346,8 +370,12 @@ def content_fingerprints(*, user_id: str, labels: list[str]) -> Fingerprints:
     if "Entity" in labels:
         names = {" ".join(words) for row in rows(cypher.ENTITY_NAMES, {"user_id": user_id})
                  if len(words := _words(row["name"])) >= NAME_WORDS}
+    ids = {user_id}
+    for row in rows(cypher.NAM_REFERENCES, {"user_id": user_id}):
+        ids |= {row["identifier"], row["nam_id"]} - {None}
+        names |= {" ".join(_words(name)) for name in person_names(row["attributes"])}
     return Fingerprints(user_id=user_id, runs=frozenset(run for text in texts for run in text_fingerprints(text)),
-                        names=frozenset(names))
+                        names=frozenset(names), ids=frozenset(" ".join(_words(i)) for i in ids if _words(i)))
 
 
 def _matches(text: str, fingerprints: Fingerprints, lengths: list[int], starts: frozenset[str]) -> set[str]:
@@ -355,7 +383,9 @@ def _matches(text: str, fingerprints: Fingerprints, lengths: list[int], starts: 
     if text == fingerprints.user_id:
         return {text}
     words = _words(text)
-    found = {whole} if (whole := " ".join(words)) in fingerprints.names else set()
+    whole = " ".join(words)
+    found = {whole} if whole in fingerprints.names or whole in fingerprints.ids else set()
+    found |= {i for i in fingerprints.ids if len(i) >= ID_CHARS and f" {i} " in f" {whole} "}
     for i, word in enumerate(words):
         if word in starts:
             found.update(run for n in lengths if i + n <= len(words)
@@ -390,21 +420,27 @@ def content_residue(*, fingerprints: Fingerprints) -> dict:
                 if record["owner"] is None:
                     candidates.append(((record["labels"][0] if record["labels"] else "", key, record["node"]), found))
                 else:
-                    shared |= found - {fingerprints.user_id}
+                    shared |= found - {fingerprints.user_id} - fingerprints.ids
     hits = {hit: None for hit, found in candidates if found - shared}
     return {"hits": [{"label": label, "property": key, "node": node} for label, key, node in hits],
             "shared_with_others": len(shared)}
 
 
-def residue_scan(*, user_id: str, subject_pk: int, scope: str, category: str = "") -> dict[str, int]:
-    """Count what is left of a subject in every store after an erasure of the given scope; all zero is clean."""
+def residue_scan(*, user_id: str, subject_pk: int, scope: str, category: str = "", work: list[str] = ()
+                 ) -> dict[str, int]:
+    """Count what is left of a subject in every store after an erasure of the given scope; all zero is clean.
+
+    `work` names the outbox's keys of the subject's work (subject_work_keys), taken before erasing.
+    """
     if scope == ErasureScope.CATEGORY:
-        return {"neo4j": sum(label_count(user_id=user_id, label=label) for label in category_labels(category))}
+        left = {"neo4j": sum(label_count(user_id=user_id, label=label) for label in category_labels(category))}
+        # Erased messages leave their extraction's keys behind unless the erasure removed them.
+        return left | ({"redis": len(redis_keys(user_id=user_id, work=work, named=False))} if work else {})
     directory = export_directory(user_id=user_id)
     files = sum(1 for p in directory.rglob("*") if p.is_file()) if directory.exists() else 0
     return {
         "neo4j": scalar(cypher.RESIDUE_NODES, {"user_id": user_id}),
-        "redis": len(redis_keys(user_id=user_id)),
+        "redis": len(redis_keys(user_id=user_id, work=work)),
         "broker": sum(1 for _ in broker_messages(user_id=user_id)),
         "database": sum(database_rows(user_id=user_id, subject_pk=subject_pk,
                                       account=scope == ErasureScope.ACCOUNT).values()),

@@ -17,6 +17,7 @@ from django.utils import timezone
 from governance import cypher, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
 from memory import ingest
+from memory.adoption import nam_adopt_since
 from memory.kinds import ENTITIES, ERASE_ORDER, FACTS, KINDS, MESSAGES, PREFERENCES, TRACES, category_labels
 from memory.models import (CATEGORIES, ConsentRecord, Correction, Grant, MemoryAccess, RetentionChoice,
                            RetentionPolicy, Subject)
@@ -234,18 +235,24 @@ def subject_erase(*, job_id: int) -> ErasureJob:
     user_id, subject_pk = subject.user_id, subject.pk
     job.status, job.started_at = JobStatus.RUNNING, timezone.now()
     job.save(update_fields=["status", "started_at"])
+    # What an agent still on neo4j-agent-memory wrote for the person since adoption becomes theirs, so it goes too.
+    nam_adopt_since(user_id=user_id)
     # Taken before anything goes: afterwards the scan looks for this content itself, wherever it was copied.
     fingerprints = selectors.content_fingerprints(
         user_id=user_id, labels=list(category_labels(job.category)) if job.scope == ErasureScope.CATEGORY
         else list(cypher.CONTENT_PROPERTIES))
+    # The outbox's keys of the subject's work name message and export ids, not the subject: taken before too.
+    work = (selectors.subject_work_keys(subject=subject)
+            if job.scope != ErasureScope.CATEGORY or job.category == "history" else [])
 
     deleted = {"neo4j_nodes": 0, "redis_keys": 0, "broker_messages": 0, "export_files": 0, "database_rows": 0}
     for _ in range(ERASE_PASSES):
         if job.scope == ErasureScope.CATEGORY:
             deleted["neo4j_nodes"] += _category_erase(user_id=user_id, category=job.category)
+            deleted["redis_keys"] += _keys_delete(selectors.redis_keys(user_id=user_id, work=work, named=False))
         else:
             deleted["neo4j_nodes"] += _graph_erase(user_id=user_id)
-            deleted["redis_keys"] += _redis_erase(user_id=user_id)
+            deleted["redis_keys"] += _redis_erase(user_id=user_id, work=work)
             deleted["broker_messages"] += _broker_erase(user_id=user_id)
             files, rows = _exports_erase(subject=subject)
             deleted["export_files"] += files
@@ -255,7 +262,8 @@ def subject_erase(*, job_id: int) -> ErasureJob:
         ErasureJob.objects.filter(pk=job.pk).update(nodes_deleted=deleted["neo4j_nodes"])
         # The account itself goes only once its memory is gone.
         scope = ErasureScope.ALL if job.scope == ErasureScope.ACCOUNT else job.scope
-        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=scope, category=job.category)
+        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=scope, category=job.category,
+                                         work=work)
         if not sum(residue.values()):
             break
 
@@ -269,7 +277,7 @@ def subject_erase(*, job_id: int) -> ErasureJob:
             # The trail keeps what the person did, not who they were.
             AuditEvent.objects.filter(actor=subject.account).update(actor=None, actor_label="erased account")
             subject.account.delete()
-        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=job.scope)
+        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=job.scope, work=work)
     else:
         kept["consent_records"] = consent_rows
         Grant.objects.filter(pk__in=job.paused_grants).update(paused_at=None)
@@ -280,11 +288,43 @@ def subject_erase(*, job_id: int) -> ErasureJob:
                                         category=job.category, deleted=deleted, residue=residue, kept=kept,
                                         residue_hits=content["hits"])
         job.status = JobStatus.DONE if not sum(residue.values()) else JobStatus.FAILED
-        job.error = "" if job.status == JobStatus.DONE else "Residue remained after erasing; see the tombstone."
+        job.error = "" if job.status == JobStatus.DONE else _residue_error(residue)
         job.nodes_deleted, job.finished_at = deleted["neo4j_nodes"], timezone.now()
         job.save(update_fields=["status", "error", "nodes_deleted", "finished_at"])
         audit_record(actor="erasure worker", action="erasure.done", user_id=user_id, target_type="erasure",
                      target_id=job.public_id, after={"status": job.status, "deleted": deleted, "residue": residue})
+    return job
+
+
+def _residue_error(residue: dict[str, int]) -> str:
+    """Return what is left after an erasure and how to finish it, for the person and staff."""
+    if residue.get("content") and sum(residue.values()) == residue["content"]:
+        return (f"Your content is still in {residue['content']} place(s) no one owns, listed below. Staff finish the "
+                "erasure by deleting them: Erasure jobs, action \"Delete what the residue scan found\".")
+    return ("Something of yours remained after erasing (counts per store below); it was retried. Staff can "
+            "request the erasure again once the store that held it answers.")
+
+
+def erasure_residue_delete(*, job: ErasureJob, actor: Actor) -> ErasureJob:
+    """Finish a failed erasure whose only residue is content in nodes no one owns: delete those nodes (the
+    tombstone lists them), check that none is left, and mark the job done. Anything else leaves it failed."""
+    tombstone = job.tombstone
+    if job.status != JobStatus.FAILED or sum(tombstone.residue.values()) != tombstone.residue.get("content", 0):
+        raise ApplicationError("Only a failed erasure whose sole residue is content in unowned nodes can be finished.")
+    nodes = sorted({hit["node"] for hit in tombstone.residue_hits})
+    deleted = scalar(cypher.RESIDUE_NODES_DELETE, {"nodes": nodes})
+    left = scalar(cypher.RESIDUE_NODES_LEFT, {"nodes": nodes})
+    with transaction.atomic():
+        tombstone.deleted["residue_nodes"] = tombstone.deleted.get("residue_nodes", 0) + deleted
+        tombstone.residue["content"] = left
+        if not left:
+            tombstone.residue_hits = []
+        tombstone.save(update_fields=["deleted", "residue", "residue_hits"])
+        if not left:
+            job.status, job.error = JobStatus.DONE, ""
+            job.save(update_fields=["status", "error"])
+        audit_record(actor=actor, action="erasure.finish", target_type="erasure", target_id=job.public_id,
+                     after={"status": job.status, "residue_nodes_deleted": deleted, "left": left})
     return job
 
 
@@ -315,10 +355,13 @@ def _category_erase(*, user_id: str, category: str) -> int:
     return total
 
 
-def _redis_erase(*, user_id: str) -> int:
-    keys = selectors.redis_keys(user_id=user_id)
-    if keys:
-        app_redis().delete(*keys)
+def _redis_erase(*, user_id: str, work: list[str]) -> int:
+    return _keys_delete(selectors.redis_keys(user_id=user_id, work=work))
+
+
+def _keys_delete(keys: list[bytes]) -> int:
+    for start in range(0, len(keys), 1000):
+        app_redis().delete(*keys[start:start + 1000])
     return len(keys)
 
 

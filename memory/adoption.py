@@ -35,11 +35,17 @@ from memory.services import content_hash
 from portal.audit import audit_record
 from portal.exceptions import ApplicationError
 from portal.graphdb import rows, scalar
+from portal.redis_clients import app_redis
 
 USER_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+WORD = re.compile(r"\w+")
+# The attributes of a NAM user (upsert_user takes any) that hold the person's name.
+NAME_ATTRIBUTES = ("display_name", "name", "full_name")
 PLACEHOLDER_PREFIX = "nam:"
 ADOPTED_STATUS = "skipped"
 ADOPTED_NOTE = "Adopted from neo4j-agent-memory; the portal did not extract it."
+ADOPT_LOCK = "lock:nam_adopt"
+ADOPT_LOCK_SECONDS = 600
 
 
 @dataclass
@@ -59,7 +65,12 @@ class Plan:
     tool_calls: list[str] = field(default_factory=list)
     embed: list[dict] = field(default_factory=list)
     unowned: list[dict] = field(default_factory=list)
+    ids_missing: int = 0
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    # How a text can name a NAM user (folded): as its whole value (identifier, NAM id, name), or anywhere
+    # in it (identifier, NAM id); each maps to the owners it names.
+    names: dict[str, set[str]] = field(default_factory=dict)
+    ids: dict[str, set[str]] = field(default_factory=dict)
 
     def own(self, *, node: str | None, label: str, user_id: str, properties: dict, text: str | None = None,
             vector: str = "embedding", dimensions: int | None = None) -> None:
@@ -74,6 +85,40 @@ class Plan:
 
     def refuse(self, *, label: str, nam_id: str | None, node: str, reason: str) -> None:
         self.unowned.append({"label": label, "nam_id": nam_id, "node": node, "reason": reason})
+
+    def refer(self, *, user_id: str, user: dict) -> None:
+        """Record how texts may name this NAM user: their identifier, NAM id and name (from their attributes)."""
+        ids = {user["identifier"], user["nam_id"]} - {None}
+        for text in ids:
+            self.ids.setdefault(folded(text), set()).add(user_id)
+        for text in ids | person_names(user["attributes"]):
+            self.names.setdefault(folded(text), set()).add(user_id)
+
+    def named(self, *, whole=(), anywhere=()) -> set[str]:
+        """Return the owners of the NAM users these texts name: by identifier, NAM id or name as a whole
+        text, or by identifier or NAM id anywhere in one."""
+        owners = set()
+        for text in whole:
+            owners |= self.names.get(folded(text), set()) if isinstance(text, str) else set()
+        for text in anywhere:
+            padded = f" {folded(text)} " if isinstance(text, str) else ""
+            owners |= {user_id for ref, users in self.ids.items() if f" {ref} " in padded for user_id in users}
+        return owners
+
+
+def folded(text: str) -> str:
+    """Return a text's words, case folded, one space apart: how a name is compared wherever it is written."""
+    return " ".join(WORD.findall(text.casefold()))
+
+
+def person_names(attributes: str | None) -> set[str]:
+    """Return the names a NAM user's attributes (NAM's attributes_json) give the person."""
+    try:
+        found = json.loads(attributes or "{}")
+    except ValueError:
+        return set()
+    return {found[key] for key in NAME_ATTRIBUTES
+            if isinstance(found, dict) and isinstance(found.get(key), str) and folded(found[key])}
 
 
 def _subject_user_id(identifier: str) -> str:
@@ -100,6 +145,7 @@ def _users_plan(plan: Plan) -> None:
     users = rows(cypher.NAM_USERS)
     for user in users:
         plan.subjects[user["identifier"]] = user["user_id"] or _subject_user_id(user["identifier"])
+        plan.refer(user_id=plan.subjects[user["identifier"]], user=user)
     portal = {row["user_id"]: row["node"] for row in
               rows(cypher.PORTAL_USERS, {"user_ids": sorted(set(plan.subjects.values()))})}
     for user in users:
@@ -156,8 +202,15 @@ def _messages_plan(plan: Plan, conversations: dict[str, str]) -> dict[str, str]:
         position = {node: seq for seq, node in enumerate(chain, start=1)}
         # Off the chain (NAM repairs forks later): after it, in the order NAM stamped them.
         ordered = sorted(found, key=lambda m: (position.get(m["node"], len(chain) + 1), m["timestamp"]))
-        seqs = {m["node"]: position.get(m["node"]) for m in ordered}
-        last = max(position.values(), default=0)
+        if chains.get(conversation, {}).get("user_id") is not None:
+            # Owned already, numbered by the portal (which may have appended since NAM did): NAM's new
+            # messages follow its last seq, in the order of the chain.
+            last = chains[conversation]["last_seq"] or 0
+            seqs = {m["node"]: last + number for number, m in enumerate(ordered, start=1)}
+            last, chain = last + len(ordered), []
+        else:
+            seqs = {m["node"]: position.get(m["node"]) for m in ordered}
+            last = max(position.values(), default=0)
         for message in ordered:
             if seqs[message["node"]] is None:
                 last += 1
@@ -190,7 +243,11 @@ def _entities_plan(plan: Plan, messages: dict[str, str]) -> dict[str, dict[str, 
     placed: dict[str, dict[str, str | None]] = {}
     entities = rows(cypher.NAM_ENTITIES)
     for entity in entities:
-        entity["owners"] = sorted({m["user_id"] or messages.get(m["node"]) for m in entity["messages"]} - {None})
+        owners = {m["user_id"] or messages.get(m["node"]) for m in entity["messages"]} - {None}
+        # One no message mentions is the person's when it names them: NAM's add_entity takes no user.
+        entity["owners"] = sorted(owners or plan.named(
+            whole=[entity["name"], entity["canonical_name"]],
+            anywhere=[entity["name"], entity["description"], *(entity["aliases"] or [])]))
         entity["uids"] = [entity_uid(user_id=user_id, type=entity["type"], name=entity["name"])
                           for user_id in entity["owners"] if entity["type"] in ENTITY_TYPES]
     taken = set(rows(cypher.ENTITY_UIDS_TAKEN, {"uids": [uid for e in entities for uid in e["uids"]]})[0]["uids"])
@@ -204,7 +261,7 @@ def _entities_plan(plan: Plan, messages: dict[str, str]) -> dict[str, dict[str, 
             continue
         if not owners:
             plan.refuse(label="Entity", nam_id=entity["nam_id"], node=entity["node"],
-                        reason="no owned message mentions it")
+                        reason="no owned message mentions it and it names no NAM user")
             continue
         if entity["type"] not in ENTITY_TYPES:
             plan.refuse(label="Entity", nam_id=entity["nam_id"], node=entity["node"],
@@ -274,15 +331,17 @@ def _preferences_plan(plan: Plan) -> dict[str, dict[str, str | None]]:
 
 
 def _facts_plan(plan: Plan, messages: dict[str, str]) -> None:
-    """Own a fact by the messages it was extracted from, else by a subject that is a NAM user's identifier."""
+    """Own a fact by the messages it was extracted from, else by a subject that names a NAM user (identifier,
+    NAM id or name)."""
     for fact in rows(cypher.NAM_FACTS):
         owners = {m["user_id"] or messages.get(m["node"]) for m in fact["messages"]} - {None}
-        about_user = fact["subject"] in plan.subjects and not fact["messages"]
+        about_user = not fact["messages"]
         if about_user:
-            owners = {plan.subjects[fact["subject"]]}
+            owners = plan.named(whole=[fact["subject"]])
         if len(owners) != 1:
             plan.refuse(label="Fact", nam_id=fact["nam_id"], node=fact["node"],
                         reason="it has no source message and its subject names no NAM user" if not owners
+                        else "its subject names several NAM users" if about_user
                         else "its source messages belong to several people")
             continue
         user_id = owners.pop()
@@ -348,6 +407,7 @@ def nam_plan() -> Plan:
     _facts_plan(plan, messages)
     _traces_plan(plan)
     _unowned_rest(plan)
+    plan.ids_missing = scalar(cypher.IDS_MISSING, {"labels": list(cypher.MEMORY_LABELS)})
     return plan
 
 
@@ -371,15 +431,28 @@ def _embeddings_compute(plan: Plan) -> None:
 
 
 def nam_adopt(*, dry_run: bool = False) -> dict:
-    """Adopt what NAM wrote (or, with dry_run, only report what that would do); return the report."""
-    plan = nam_plan()
-    if not dry_run:
+    """Adopt what NAM wrote (or, with dry_run, only report what that would do); return the report.
+
+    One run at a time: the Beat task of the switch-over mode, an erasure and the command may meet.
+    """
+    if dry_run:
+        return nam_report(plan=nam_plan(), dry_run=True)
+    with app_redis().lock(ADOPT_LOCK, timeout=ADOPT_LOCK_SECONDS, blocking_timeout=ADOPT_LOCK_SECONDS):
+        plan = nam_plan()
         _embeddings_compute(plan)
         with transaction.atomic():
             _subjects_create(plan)
             with db.transaction:
                 _graph_write(plan)
-    return nam_report(plan=plan, dry_run=dry_run)
+    return nam_report(plan=plan, dry_run=False)
+
+
+def nam_adopt_since(*, user_id: str) -> dict | None:
+    """Adopt what NAM wrote since the last run when this person's memory came from NAM (an agent may still
+    write for them through NAM); return the report, or None when it did not."""
+    if not scalar(cypher.NAM_USER_ADOPTED, {"user_id": user_id}):
+        return None
+    return nam_adopt()
 
 
 def _graph_write(plan: Plan) -> None:
@@ -407,6 +480,8 @@ def _graph_write(plan: Plan) -> None:
     db.cypher_query(cypher.LINKS_DELETE, {"rels": plan.links_delete})
     db.cypher_query(cypher.TRACES_LINK, {"rows": plan.traces})
     db.cypher_query(cypher.TOOL_CALLS_LINK, {"nodes": plan.tool_calls})
+    if plan.ids_missing:
+        db.cypher_query(cypher.IDS_GIVE, {"labels": list(cypher.MEMORY_LABELS)})
 
 
 def nam_report(*, plan: Plan, dry_run: bool) -> dict:
@@ -418,6 +493,7 @@ def nam_report(*, plan: Plan, dry_run: bool) -> dict:
         "adopted": plan.counts,
         "copies": {label: len(copies) for label, copies in plan.copies.items()},
         "embeddings_recomputed": len(plan.embed),
+        "ids_given": plan.ids_missing,
         "unowned": [{k: v for k, v in row.items() if k != "node"} for row in plan.unowned],
         "not_memory": {row["label"]: row["count"] for row in rows(cypher.NOT_MEMORY_COUNTS)},
     }

@@ -30,8 +30,12 @@ RETURN labels(n)[0] AS label, count(*) AS count ORDER BY label
 # Every NAM user, adopted or not: later NAM writes still hang off an adopted User.
 NAM_USERS = """
 MATCH (u:User) WHERE u.identifier IS NOT NULL
-RETURN elementId(u) AS node, u.identifier AS identifier, u.id AS nam_id, u.user_id AS user_id
+RETURN elementId(u) AS node, u.identifier AS identifier, u.id AS nam_id, u.user_id AS user_id,
+       u.attributes_json AS attributes
 """
+
+# Whether this person's User node came from NAM (it holds NAM's identifier): NAM may still write for them.
+NAM_USER_ADOPTED = "MATCH (u:User {user_id: $user_id}) WHERE u.identifier IS NOT NULL RETURN count(u) > 0 AS nam"
 
 # The portal's own User node of a person, when they used the portal before adoption.
 PORTAL_USERS = """
@@ -54,7 +58,8 @@ MATCH chain = (first)-[:NEXT_MESSAGE*0..]->(last:Message)
 WHERE NOT (last)-[:NEXT_MESSAGE]->()
 WITH c, chain ORDER BY length(chain) DESC
 WITH c, collect(chain)[0] AS chain
-RETURN elementId(c) AS conversation, c.user_id AS user_id, [m IN nodes(chain) | elementId(m)] AS chain
+RETURN elementId(c) AS conversation, c.user_id AS user_id, c.last_seq AS last_seq,
+       [m IN nodes(chain) | elementId(m)] AS chain
 """
 
 NAM_MESSAGES = """
@@ -68,7 +73,7 @@ RETURN elementId(m) AS node, m.id AS nam_id, m.role AS role, m.content AS conten
 NAM_ENTITIES = """
 MATCH (e:Entity) WHERE e.user_id IS NULL
 RETURN elementId(e) AS node, e.id AS nam_id, e.name AS name, e.type AS type, e.aliases AS aliases,
-       size(e.embedding) AS dimensions,
+       e.canonical_name AS canonical_name, e.description AS description, size(e.embedding) AS dimensions,
        [(m:Message)-[:MENTIONS]->(e) | {node: elementId(m), user_id: m.user_id}]
        + [(e)-[:EXTRACTED_FROM]->(m:Message) | {node: elementId(m), user_id: m.user_id}] AS messages
 """
@@ -117,7 +122,21 @@ RETURN elementId(r) AS rel, type(r) AS type, CASE WHEN a:Entity THEN 'Entity' EL
        elementId(a) AS start, elementId(b) AS end, r.confidence AS confidence, r.match_type AS match_type
 """
 
+# Owned memory nodes without `id` (written by the portal before it gave every node one): NAM's readers
+# take every node's `id`, and fail on one without it.
+IDS_MISSING = """
+MATCH (n) WHERE n.id IS NULL AND n.uid IS NOT NULL AND n.user_id IS NOT NULL
+  AND any(label IN labels(n) WHERE label IN $labels)
+RETURN count(n) AS count
+"""
+
 # --- writes -----------------------------------------------------------------------------------
+
+IDS_GIVE = """
+MATCH (n) WHERE n.id IS NULL AND n.uid IS NOT NULL AND n.user_id IS NOT NULL
+  AND any(label IN labels(n) WHERE label IN $labels)
+SET n.id = n.uid
+"""
 
 NODES_ADOPT = """
 UNWIND $rows AS row
@@ -150,13 +169,14 @@ SET mine.identifier = identifier, mine.id = id, mine.nam_id = id, mine.attribute
 
 # A copy for one more person of a node NAM shared between people: NAM's `id` stays on the original
 # only (its uniqueness constraint, which Neo4j checks as each property is set: the copy never holds
-# it), the copy keeps it as nam_id.
+# it), the copy keeps it as nam_id and takes its own uid as `id`, which NAM's readers need.
 _NODE_COPY = """
 UNWIND $rows AS row
 MATCH (n:{label}) WHERE elementId(n) = row.node
 CREATE (copy:{label})
 SET copy = n {{.*, id: null}}
 SET copy += row.properties
+SET copy.id = copy.uid
 RETURN row.node AS node, row.properties.user_id AS user_id, elementId(copy) AS copy
 """
 NODE_COPY = {label: _NODE_COPY.format(label=label) for label in ("Entity", "Preference")}

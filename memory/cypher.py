@@ -54,6 +54,10 @@ SCHEMA_REPLACED = ["DROP INDEX index_User_user_id IF EXISTS", "DROP INDEX messag
 
 # --- writes -----------------------------------------------------------------------------------
 
+# neo4j-agent-memory reads every node by `id` (a UUID): each node the portal writes carries its uid as
+# `id` too, so an agent still on NAM can read what the portal wrote (one a NAM agent wrote keeps NAM's).
+_NAM_ID = "FOREACH (_ IN CASE WHEN {node}.id IS NULL THEN [1] ELSE [] END | SET {node}.id = {node}.uid)"
+
 # The last message of conversation `c`'s chain, as `tail`: the one the conversation names (c.tail_uid,
 # set by every append) while it still ends the chain, else found by reading every message (a
 # conversation another library wrote, or whose last message a deletion took): the cost of finding it
@@ -83,6 +87,7 @@ SET u._lock = true REMOVE u._lock
 MERGE (c:Conversation {user_id: $user_id, session_id: $session_id})
   ON CREATE SET c.uid = randomUUID(), c.agent_id = $agent_id, c.created_at = datetime(), c.last_seq = 0
 MERGE (u)-[:HAS_CONVERSATION]->(c)
+""" + _NAM_ID.format(node="c") + """
 WITH c
 // The time of the last message (a new one may not be said before it), and the messages already stored
 // that the new batch might repeat: by client id (through its index), or by content among the last few.
@@ -116,6 +121,8 @@ CREATE (m:Message {
   seq: c.last_seq + i + 1, client_id: row.client_id, content_hash: row.content_hash, agent_id: $agent_id,
   created_at: row.created_at, stored_at: datetime(), extraction_status: 'pending', explicit: row.explicit
 })
+// What neo4j-agent-memory reads a message by, and orders by: a batch said at one moment, a microsecond apart.
+SET m.id = m.uid, m.timestamp = row.created_at + duration({microseconds: i})
 CREATE (c)-[:HAS_MESSAGE]->(m)
 WITH c, tail, collect(m) AS created
 SET c.last_seq = c.last_seq + size(created), c.tail_uid = last(created).uid
@@ -309,10 +316,12 @@ MERGE (c:Conversation {user_id: $user_id, session_id: $session_id})
 MERGE (u:User {user_id: $user_id})
   ON CREATE SET u.uid = randomUUID(), u.created_at = datetime()
 MERGE (u)-[:HAS_CONVERSATION]->(c)
+""" + _NAM_ID.format(node="c") + """
 CREATE (t:ReasoningTrace {
   uid: randomUUID(), user_id: $user_id, session_id: $session_id, agent_id: $agent_id,
   task: $task, task_embedding: $embedding, started_at: datetime()
 })
+SET t.id = t.uid
 CREATE (c)-[:HAS_TRACE]->(t)
 RETURN t.uid AS uid
 """
@@ -326,6 +335,7 @@ CREATE (s:ReasoningStep {
   uid: randomUUID(), user_id: $user_id, thought: $thought, action: $action,
   observation: $observation, created_at: datetime()
 })
+SET s.id = s.uid
 CREATE (t)-[:HAS_STEP {order: order}]->(s)
 WITH s, order
 UNWIND (CASE WHEN size($tool_calls) = 0 THEN [null] ELSE $tool_calls END) AS call
@@ -336,6 +346,7 @@ CALL (s, call) {
     result: call.result, status: call.status, error: call.error, duration_ms: call.duration_ms,
     created_at: datetime()
   })
+  SET tc.id = tc.uid
   CREATE (s)-[:HAS_TOOL_CALL]->(tc)
   RETURN tc.uid AS call_uid
 }
@@ -630,7 +641,7 @@ ENTITIES_MERGE = """
 MATCH (m:Message {uid: $message_uid, user_id: $user_id})
 UNWIND $entities AS row
 MERGE (e:Entity {uid: row.uid})
-  ON CREATE SET e.user_id = $user_id, e.type = row.type, e.key = row.key, e.aliases = []
+  ON CREATE SET e.user_id = $user_id, e.type = row.type, e.key = row.key, e.aliases = [], e.id = row.uid
 WITH m, e, row, e.first_key IS NULL OR $statement_key < e.first_key AS earliest, e.correction_id IS NULL AS open
 SET e.name = CASE WHEN earliest AND open THEN row.name ELSE e.name END,
     e.embedding = CASE WHEN earliest AND open THEN row.embedding ELSE e.embedding END,
@@ -665,7 +676,7 @@ FACTS_MERGE = """
 MATCH (m:Message {uid: $message_uid, user_id: $user_id})
 UNWIND $facts AS row
 MERGE (f:Fact {uid: row.uid})
-  ON CREATE SET f.user_id = $user_id, f.predicate = row.predicate, f.status = 'current'
+  ON CREATE SET f.user_id = $user_id, f.predicate = row.predicate, f.status = 'current', f.id = row.uid
 WITH m, f, row, f.first_key IS NULL OR row.statement_key < f.first_key AS earliest
 SET f.subject = CASE WHEN earliest THEN row.subject ELSE f.subject END,
     f.object = CASE WHEN earliest THEN row.object ELSE f.object END,
@@ -703,7 +714,8 @@ MATCH (m:Message {uid: $message_uid, user_id: $user_id})
 MATCH (u:User {user_id: $user_id})
 UNWIND $preferences AS row
 MERGE (p:Preference {uid: row.uid})
-  ON CREATE SET p.user_id = $user_id, p.topic = row.topic, p.polarity = row.polarity, p.status = 'current'
+  ON CREATE SET p.user_id = $user_id, p.topic = row.topic, p.polarity = row.polarity, p.status = 'current',
+                p.id = row.uid
 WITH m, u, p, row, p.first_key IS NULL OR row.statement_key < p.first_key AS earliest
 SET p.category = CASE WHEN earliest THEN row.category ELSE p.category END,
     p.preference = CASE WHEN earliest THEN row.preference ELSE p.preference END,
@@ -862,7 +874,7 @@ OPTIONAL MATCH (old)-[stale:SUPERSEDED_BY]-(other:{label})
 WHERE stale.reason IS NULL AND other.status <> 'retracted'
 DELETE stale
 WITH DISTINCT old
-CREATE (v:{label} {{uid: $version_uid, user_id: $user_id}})
+CREATE (v:{label} {{uid: $version_uid, user_id: $user_id, id: $version_uid}})
 SET v += $props, v.status = 'current', v.recorded_at = datetime(), v.first_key = old.first_key, v.corrects = old.uid,
     v.cardinality = old.cardinality,
     v.correction_id = $correction_id, v.corrected_by = $corrected_by

@@ -65,6 +65,9 @@ class MemoryNode(StructuredNode):
     uid = UniqueIdProperty()
     user_id = StringProperty(required=True, index=True)
     nam_id = StringProperty(help_text="neo4j-agent-memory's id of a node adopt_nam adopted (its copies keep it too).")
+    # Stored as `id` (neomodel's own `id` is the element id): NAM reads every node by it.
+    reader_id = StringProperty(db_property="id", help_text="What neo4j-agent-memory reads the node by: NAM's own id "
+                                                          "for a node it wrote, the uid for one the portal wrote.")
 
 
 class User(MemoryNode):
@@ -104,6 +107,8 @@ class Message(MemoryNode):
     agent_id = StringProperty()
     created_at = DateTimeNeo4jFormatProperty(default=timezone.now, index=True)
     stored_at = DateTimeNeo4jFormatProperty(default=timezone.now)
+    timestamp = DateTimeNeo4jFormatProperty(help_text="created_at as neo4j-agent-memory reads and orders messages "
+                                                      "(the messages of one append a microsecond apart).")
     extraction_status = StringProperty(default="pending", choices={s: s for s in EXTRACTION_STATUSES}, index=True)
     extraction_error = StringProperty()
     explicit = StringProperty(help_text="The entities, facts and preferences the agent sent with it, as JSON.")

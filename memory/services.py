@@ -12,7 +12,7 @@ import redis
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from neo4j.exceptions import TransientError
+from neo4j.exceptions import ServiceUnavailable, SessionExpired, TransientError
 from neomodel import db
 from neomodel.exceptions import UniqueProperty
 
@@ -25,7 +25,7 @@ from memory.models import (CATEGORIES, Agent, AgentToken, ConsentRecord, Correct
                            MemoryAccess, MemoryAccessItem, Subject)
 from memory.selectors import ACCESS_QUEUE, consented_categories, item_get
 from portal.audit import Actor, actor_label, audit_record
-from portal.exceptions import ApplicationError, NotFound
+from portal.exceptions import ApplicationError, NotFound, StoreUnavailable
 from portal.outbox import work_enqueue
 from portal import graphdb
 from portal.redis_clients import app_redis
@@ -41,6 +41,10 @@ APPEND_ATTEMPTS = 4
 
 class ConversationBusy(ApplicationError):
     status_code = 409
+
+
+class AppendOutcomeUnknown(StoreUnavailable):
+    """Neo4j went away while committing an append: the messages may be stored or not."""
 
 
 def subject_get_or_create(*, user) -> Subject:
@@ -181,32 +185,55 @@ def conversation_append(*, user_id: str, agent_id: str, session_id: str, rows: l
 
 
 def _conversation_write(*, user_id: str, agent_id: str, session_id: str, rows: list[dict]) -> tuple[list, list]:
-    """Append the rows that are not repeats in one transaction; return the results so far and the rows created."""
-    with db.transaction:
-        (conversation_uid, previous, seen), = db.cypher_query(cypher.CONVERSATION_MERGE, {
-            "user_id": user_id, "session_id": session_id, "agent_id": agent_id, "window": 2 * len(rows),
-            "client_ids": [r["client_id"] for r in rows if r["client_id"]],
-            "hashes": [r["content_hash"] for r in rows if not r["client_id"]],
-        })[0]
-        previous = previous.to_native() if previous is not None else None
-        known = {(client_id or digest): (uid, seq) for uid, seq, client_id, digest in seen}
-        results, fresh, now = [], [], timezone.now()
-        for index, row in enumerate(rows):
-            key = row["client_id"] or row["content_hash"]
-            if key in known:
-                uid, seq = known[key]
-                results.append({"client_message_id": row["client_id"], "stored": False, "reason": "duplicate",
-                                "uid": uid, "seq": seq, "detail": "Already stored; nothing was written twice."})
-                continue
-            previous = _message_time(index=index, given=row.get("created_at"), previous=previous, now=now)
-            results.append(None)
-            fresh.append({**row, "created_at": previous})
-            known[key] = (None, None)  # a batch may not repeat itself either
-        created = []
-        if fresh:
-            created, _ = db.cypher_query(cypher.MESSAGES_APPEND, {
-                "conversation_uid": conversation_uid, "user_id": user_id, "agent_id": agent_id, "messages": fresh,
-            })
+    """Append the rows that are not repeats in one transaction; return the results so far and the rows created.
+
+    Neo4j failing before the commit changed nothing (the transaction dies with the connection), and
+    the caller hears so; failing during the commit may have stored everything, so the caller hears that
+    the outcome is unknown and that a retry is safe: the repeat check answers what was stored as a
+    duplicate.
+    """
+    committing = False
+    try:
+        with db.transaction:
+            results, created = _rows_write(user_id=user_id, agent_id=agent_id, session_id=session_id, rows=rows)
+            committing = True
+    except (ServiceUnavailable, SessionExpired) as exc:
+        if committing:
+            raise AppendOutcomeUnknown(
+                "The memory graph (Neo4j) became unavailable while committing these messages: they may or may "
+                "not be stored. Retrying with the same client_message_id (or the same messages) is safe: what "
+                "was stored is answered as a duplicate, never stored twice.",
+                {"service": "neo4j", "stored": "unknown"}) from exc
+        raise
+    return results, created
+
+
+def _rows_write(*, user_id: str, agent_id: str, session_id: str, rows: list[dict]) -> tuple[list, list]:
+    """Write the rows that are not repeats in the open transaction; return the results so far and the rows created."""
+    (conversation_uid, previous, seen), = db.cypher_query(cypher.CONVERSATION_MERGE, {
+        "user_id": user_id, "session_id": session_id, "agent_id": agent_id, "window": 2 * len(rows),
+        "client_ids": [r["client_id"] for r in rows if r["client_id"]],
+        "hashes": [r["content_hash"] for r in rows if not r["client_id"]],
+    })[0]
+    previous = previous.to_native() if previous is not None else None
+    known = {(client_id or digest): (uid, seq) for uid, seq, client_id, digest in seen}
+    results, fresh, now = [], [], timezone.now()
+    for index, row in enumerate(rows):
+        key = row["client_id"] or row["content_hash"]
+        if key in known:
+            uid, seq = known[key]
+            results.append({"client_message_id": row["client_id"], "stored": False, "reason": "duplicate",
+                            "uid": uid, "seq": seq, "detail": "Already stored; nothing was written twice."})
+            continue
+        previous = _message_time(index=index, given=row.get("created_at"), previous=previous, now=now)
+        results.append(None)
+        fresh.append({**row, "created_at": previous})
+        known[key] = (None, None)  # a batch may not repeat itself either
+    created = []
+    if fresh:
+        created, _ = db.cypher_query(cypher.MESSAGES_APPEND, {
+            "conversation_uid": conversation_uid, "user_id": user_id, "agent_id": agent_id, "messages": fresh,
+        })
     return results, created
 
 

@@ -28,3 +28,11 @@ def access_queue_drain_task() -> int:
     from memory import services  # at call time, so that the two modules may import each other
 
     return services.access_queue_drain()
+
+
+@shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, ignore_result=True)
+def nam_adopt_task(self) -> None:
+    """Own what neo4j-agent-memory wrote since the last run (Beat runs it in the switch-over mode)."""
+    from memory.adoption import nam_adopt  # at call time: adoption imports services, which import tasks
+
+    nam_adopt()

@@ -1,6 +1,9 @@
-"""Refuse form and query values that no database can store, before a view queries with them."""
+"""Refuse form and query values that no database can store, and answer what is not found without Django's
+debug page."""
 
-from django.http import HttpResponseBadRequest
+from django.http import Http404, HttpResponseBadRequest, JsonResponse
+from django.urls import Resolver404
+from django.views.defaults import page_not_found
 
 
 class NulCharacterRefusal:
@@ -24,3 +27,32 @@ def _has_nul(request) -> bool:
                                                              "multipart/form-data"):
         params.append(request.POST)
     return any("\x00" in value for query in params for _, values in query.lists() for value in values)
+
+
+class NotFoundAnswer:
+    """Answer what is not found with the portal's own 404, whatever DEBUG says.
+
+    With DEBUG on, Django's 404 page lists every URL pattern; it is shown for a URL no pattern matches
+    (a path segment holding a newline, say) and for a page view's Http404. Instead, a URL under /api/
+    gets the API's JSON error and any other the plain "Not Found" page. The API's own views answer
+    their 404s themselves.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code == 404 and request.resolver_match is None:
+            return _not_found(request, Resolver404({"path": request.path_info}))
+        return response
+
+    def process_exception(self, request, exception):
+        return _not_found(request, exception) if isinstance(exception, Http404) else None
+
+
+def _not_found(request, exception):
+    if request.path.startswith("/api/"):
+        return JsonResponse({"message": "No API endpoint at this path.", "extra": {"path": request.path}},
+                            status=404)
+    return page_not_found(request, exception)

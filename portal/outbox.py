@@ -151,6 +151,11 @@ def work_claim(*, kind: str, key: str, holder: str) -> Iterator[bool]:
                 lock.release()
 
 
+def work_keys(*, kind: str, keys: list[str]) -> list[str]:
+    """Return the names of the Redis keys the outbox may hold for these items of a kind (dispatch marks, claims)."""
+    return [name for key in keys for name in (_dispatched_key(kind, key), _claim_key(kind, key))]
+
+
 def _claim_key(kind: str, key: str) -> str:
     return f"lock:work:{kind}:{key}"
 

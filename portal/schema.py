@@ -95,6 +95,8 @@ class PortalAutoSchema(AutoSchema):
             schema["additionalProperties"] = False
             if serializer.exclusive:
                 schema["allOf"] = [{"not": {"required": list(pair)}} for pair in serializer.exclusive]
+            if serializer.needs_one:
+                schema["anyOf"] = [{"required": [name]} for name in serializer.needs_one]
             if type(serializer).__doc__ is None:  # not the base class's "Reject fields..." on every input
                 schema.pop("description", None)
         return schema

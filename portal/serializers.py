@@ -27,10 +27,11 @@ def _wrong_type(field: serializers.Field, value) -> bool:
 
 
 class StrictSerializer(serializers.Serializer):
-    """Reject fields the endpoint does not know, values of another JSON type than the field's, and fields
-    `exclusive` says may not come together, naming them."""
+    """Reject fields the endpoint does not know, values of another JSON type than the field's, fields
+    `exclusive` says may not come together, and a body holding none of `needs_one`, naming them."""
 
     exclusive: tuple[tuple[str, str], ...] = ()
+    needs_one: tuple[str, ...] = ()
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
@@ -44,4 +45,7 @@ class StrictSerializer(serializers.Serializer):
             for first, second in self.exclusive:
                 if first in data and second in data:
                     raise serializers.ValidationError({first: [f"Send either {first} or {second}, not both."]})
+            if self.needs_one and not set(self.needs_one) & set(data):
+                raise serializers.ValidationError(
+                    {"non_field_errors": [f"Give at least one of {', '.join(self.needs_one)}."]})
         return super().to_internal_value(data)

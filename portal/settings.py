@@ -50,6 +50,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "portal.middleware.NotFoundAnswer",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "portal.middleware.NulCharacterRefusal",
@@ -177,6 +178,12 @@ CELERY_BEAT_SCHEDULE = {
     "governance-retention-run": {"task": "governance.tasks.retention_run_task", "schedule": 60 * 60},
     "portal-work-redispatch": {"task": "portal.tasks.work_redispatch_task", "schedule": 60},
 }
+# The switch-over from neo4j-agent-memory: while agents still write through NAM, adopt what they wrote
+# every NAM_ADOPT_SECONDS, so it is owned (seen on the pages, in the API, by erasure) within a minute.
+NAM_SWITCH_OVER = env.bool("NAM_SWITCH_OVER", default=False)
+if NAM_SWITCH_OVER:
+    CELERY_BEAT_SCHEDULE["memory-nam-adopt"] = {"task": "memory.tasks.nam_adopt_task",
+                                                "schedule": env.float("NAM_ADOPT_SECONDS", default=60.0)}
 # Outboxes: accepted work still waiting this long is queued again by the Beat task (at most once per
 # WORK_REDISPATCH_SECONDS each), and work waiting longer than WORK_STUCK_SECONDS is reported as stuck.
 WORK_DISPATCH_DELAY_SECONDS = env.int("WORK_DISPATCH_DELAY_SECONDS", default=60)

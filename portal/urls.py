@@ -16,5 +16,5 @@ urlpatterns = [
     path("api/v1/", include("memory.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    re_path(r"^api/(?P<path>.*)$", api_not_found),
+    re_path(r"^api/(?P<path>[\s\S]*)$", api_not_found),
 ]

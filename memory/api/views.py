@@ -19,6 +19,9 @@ from memory.kinds import kind_get
 from portal.exceptions import AccessDenied, ApplicationError
 from portal.schema import error_response
 
+# What the item list's cursors are made of: URL-safe base64.
+CURSOR = r"^[A-Za-z0-9_-]+={0,2}$"
+
 
 class AgentApi(APIView):
     authentication_classes = [AgentTokenAuthentication]
@@ -135,7 +138,11 @@ class MessageAppendApi(AgentApi):
 
     @extend_schema(request=InputSerializer, responses={
         201: OutputSerializer, 200: OutputSerializer,
-        409: error_response("The conversation is busy with another append or a worker; nothing was stored. Retry.")})
+        409: error_response("The conversation is busy with another append or a worker; nothing was stored. Retry."),
+        503: error_response(
+            "Neo4j or Redis is unavailable (`extra.service`). Failing before the commit, nothing was stored; failing "
+            "during it, `extra.stored` is `unknown`: retrying with the same client_message_id (or the same messages) "
+            "is safe, as what was stored is answered as a duplicate.")})
     def post(self, request, session_id):
         if not re.fullmatch(s.SESSION_ID, session_id):
             raise ApplicationError("Invalid session_id in the path.", {"fields": {"session_id": [s.SESSION_ID]}})
@@ -237,7 +244,8 @@ class ItemListApi(AgentApi):
 
     @extend_schema_serializer(component_name="ItemListFilter")
     class FilterSerializer(s.StrictSerializer):
-        cursor = serializers.CharField(max_length=512, required=False)
+        cursor = serializers.RegexField(CURSOR, max_length=512, required=False, trim_whitespace=False, help_text=(
+            "The `next` of the page before, unchanged (URL-safe base64); a value no page handed out is a 400."))
         limit = serializers.IntegerField(min_value=1, max_value=200, default=50)
         include_retracted = serializers.BooleanField(default=False, help_text=(
             "Also list the retracted versions of facts and preferences (status `retracted`: replaced by a "
@@ -287,6 +295,8 @@ class CorrectionCreateApi(AgentApi):
 
     @extend_schema_serializer(component_name="CorrectionCreateInput")
     class InputSerializer(s.StrictSerializer):
+        needs_one = ("object", "valid_from", "valid_until", "preference", "category", "name", "type", "aliases")
+
         object = serializers.CharField(max_length=500, required=False, help_text="A fact's corrected object.")
         valid_from = serializers.DateField(required=False, help_text="When a fact started to hold.")
         valid_until = serializers.DateField(required=False, help_text="When a fact stopped holding (not after today).")

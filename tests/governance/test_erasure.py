@@ -203,3 +203,21 @@ def test_a_second_request_while_one_is_pending_reuses_it(person):
     first = services.erasure_request(subject=p["subject"], scope="all")
     again = services.erasure_request(subject=p["subject"], scope="all")
     assert first.pk == again.pk and ErasureJob.objects.count() == 1
+
+
+def test_the_outbox_keys_of_queued_extractions_go_with_the_person(person):
+    alice = person()
+    user_id = alice["subject"].user_id
+    said = alice["api"].post("/api/v1/conversations/later/messages", {"user_id": user_id, "messages": [
+        {"role": "user", "content": f"queued note {n}"} for n in range(20)]}, format="json").json()
+    # Each queued extraction leaves a dispatch mark named by the message's id, not the person's.
+    app_redis = redis.Redis.from_url(settings.REDIS_URL)
+    marks = [f"work:dispatched:extractions:{r['uid']}" for r in said["results"]]
+    assert app_redis.exists(*marks) == 20
+
+    _, job = _erase(alice)
+    services.subject_erase(job_id=job.pk)
+
+    job.refresh_from_db()
+    assert job.status == JobStatus.DONE and job.tombstone.residue == STORES
+    assert job.tombstone.deleted["redis_keys"] >= 20 and app_redis.exists(*marks) == 0

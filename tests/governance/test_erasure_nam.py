@@ -93,6 +93,25 @@ def test_a_copy_of_the_persons_content_in_an_unrelated_node_is_reported_as_resid
     assert "Note.body (note-forward)" in page and "Marta" not in page
 
 
+def test_a_failed_erasure_says_how_to_finish_and_staff_finish_it_by_deleting_what_the_scan_found(staff):
+    nam_graph_load()
+    nam_adopt()
+    db.cypher_query(COPIES)
+    job = erase("nam-alice")
+    assert job.status == JobStatus.FAILED and "Delete what the residue scan found" in job.error
+
+    _, admin = staff("erase_subjects")
+    response = admin.post("/admin/governance/erasurejob/", {"action": "residue_delete", "_selected_action": [job.pk]},
+                          follow=True)
+
+    assert response.status_code == 200 and "is done" in response.content.decode()
+    job.refresh_from_db()
+    assert job.status == JobStatus.DONE and job.error == ""
+    assert job.tombstone.residue["content"] == 0 and job.tombstone.deleted["residue_nodes"] == 4
+    notes, _ = db.cypher_query("MATCH (n:Note) RETURN n.id")
+    assert notes == [["note-city"]]  # what held nothing of hers stays
+
+
 def test_erasing_before_adoption_is_not_clean_while_nam_still_holds_the_persons_memory():
     people = nam_people(nam_graph_load())
     Subject.objects.create(account=get_user_model().objects.create_user(username="alice"), user_id="nam-alice")

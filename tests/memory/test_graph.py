@@ -84,7 +84,9 @@ RETURN type(r), key, collect(DISTINCT valueType(r[key]))
 
 
 def _declared_nodes() -> dict[str, dict]:
-    return {cls.__label__: cls.defined_properties(aliases=False, rels=False) for cls in graph.NODES}
+    return {cls.__label__: {prop.db_property or name: prop
+                            for name, prop in cls.defined_properties(aliases=False, rels=False).items()}
+            for cls in graph.NODES}
 
 
 def _declared_relationships() -> dict[str, dict]:

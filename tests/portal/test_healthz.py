@@ -26,3 +26,15 @@ def test_no_worker_is_named(client, db):
     assert response.status_code == 503
     assert body["down"] == ["worker"]
     assert "no Celery worker answered" in body["services"]["worker"]["error"]
+
+
+def test_broker_down_is_named_and_the_workers_are_not_blamed(client, db, monkeypatch):
+    from portal.celery import app
+
+    closed = f"redis://127.0.0.1:{closed_port()}/0"
+    monkeypatch.setenv("CELERY_BROKER_URL", closed)  # what Celery reads first, then its own settings
+    monkeypatch.setitem(app.conf, "broker_write_url", closed)
+    response = client.get("/healthz")
+    body = response.json()
+    assert response.status_code == 503 and body["down"] == ["broker"]
+    assert body["services"]["worker"] == {"ok": None, "error": "not known while the broker is down"}

@@ -1,8 +1,10 @@
 """The production profile: gunicorn with DEBUG off serves the pages with their stylesheets and scripts."""
 
+import json
 import os
 import re
 import secrets
+import socket
 import subprocess
 import sys
 import time
@@ -91,3 +93,32 @@ def test_the_deploy_check_is_clean_with_debug_off(tmp_path):
                             env=production_env(tmp_path), capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def raw(base: str, target: str, headers: dict | None = None) -> tuple[int, str, bytes]:
+    """Send one GET with this exact request target (no client refuses what it holds); return status, type, body."""
+    host, port = base.removeprefix("http://").split(":")
+    lines = [f"GET {target} HTTP/1.1", f"Host: {host}", "Connection: close",
+             *(f"{name}: {value}" for name, value in {**HTTPS, **(headers or {})}.items())]
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin1"))
+        answer = b"".join(iter(lambda: sock.recv(65536), b""))
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    kind = re.search(rb"(?im)^content-type:\s*([^\r\n;]+)", head)
+    return status, kind.group(1).decode() if kind else "", body
+
+
+def test_what_gunicorn_refuses_and_paths_no_route_matches_are_answered_in_the_one_error_shape(gunicorn):
+    cases = [
+        ("/api/v1/users/" + "a" * 9000 + "/messages/", {}, 414),  # past gunicorn's request-line limit
+        ("/me/?q=" + "a" * 9000, {}, 414),
+        ("/api/v1/context", {"X-Big": "b" * 9000}, 431),  # a header past gunicorn's field limit
+        ("/api/v1/users/a%0Ab/messages/", {}, 401),  # a newline or a slash in a segment: the route, or none
+        ("/api/v1/users/a%2Fb/messages/x%2Fy", {}, 404),
+        ("/api/v1/context%0A", {}, 404),
+    ]
+    for target, headers, expected in cases:
+        status, kind, body = raw(gunicorn, target, headers)
+        assert (status, kind) == (expected, "application/json"), (target[:60], status, body[:200])
+        assert set(json.loads(body)) == {"message", "extra"}

@@ -17,6 +17,6 @@ def test_healthz_is_ok_with_every_service_up(client, celery_worker_process, db):
     body = response.json()
     assert response.status_code == 200, body
     assert body["status"] == "ok" and body["down"] == []
-    assert set(body["services"]) == {"neo4j", "redis", "database", "worker"}
+    assert set(body["services"]) == {"neo4j", "redis", "database", "broker", "worker"}
     assert body["services"]["neo4j"]["version"].startswith("5.26")
     assert body["services"]["worker"]["workers"]

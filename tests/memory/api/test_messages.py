@@ -7,9 +7,10 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from neo4j.exceptions import ServiceUnavailable
 from neomodel import db
 
-from memory import services
+from memory import cypher, services
 from tests.conftest import neo4j_unreachable
 
 pytestmark = pytest.mark.django_db
@@ -179,6 +180,43 @@ def test_neo4j_down_is_503_then_a_retry_stores_once(granted):
     assert _append(client, subject.user_id, message).status_code == 201
     assert _append(client, subject.user_id, message).json()["stored"] == 0
     assert chain(subject.user_id) == ["kept"]
+
+
+def test_a_connection_lost_during_the_commit_says_the_outcome_is_unknown_and_the_retry_is_safe(granted, monkeypatch):
+    subject, _, client = granted
+    commit = db.commit
+
+    def commit_then_lose_the_reply():
+        # The commit reaches Neo4j, and the connection drops before its answer does (a Neo4j killed at that
+        # moment, which no test can time): the only way to land in that window on purpose.
+        commit()
+        raise ServiceUnavailable("connection lost while committing")
+
+    monkeypatch.setattr(db, "commit", commit_then_lose_the_reply)
+    lost = _append(client, subject.user_id, [{"role": "user", "content": "hello", "client_message_id": "c1"}])
+    monkeypatch.undo()
+    assert lost.status_code == 503 and lost.json()["extra"] == {"service": "neo4j", "stored": "unknown"}
+    assert "may or may not be stored" in lost.json()["message"] and "nothing was changed" not in lost.json()["message"]
+    retry = _append(client, subject.user_id, [{"role": "user", "content": "hello", "client_message_id": "c1"}])
+    assert retry.status_code == 200 and retry.json()["results"][0]["reason"] == "duplicate"
+    assert chain(subject.user_id) == ["hello"]
+
+
+def test_a_connection_lost_before_the_commit_says_nothing_was_changed(granted, monkeypatch):
+    subject, _, client = granted
+    query = db.cypher_query
+
+    def lose_the_append(statement, *args, **kwargs):
+        if statement == cypher.MESSAGES_APPEND:
+            raise ServiceUnavailable("connection lost before the commit")
+        return query(statement, *args, **kwargs)
+
+    monkeypatch.setattr(db, "cypher_query", lose_the_append)
+    lost = _append(client, subject.user_id, [{"role": "user", "content": "hello", "client_message_id": "c1"}])
+    monkeypatch.undo()
+    assert lost.status_code == 503 and lost.json()["extra"] == {"service": "neo4j"}
+    assert "nothing was changed" in lost.json()["message"]
+    assert db.cypher_query("MATCH (m:Message {user_id: $u}) RETURN count(m)", {"u": subject.user_id})[0] == [[0]]
 
 
 def _stored_times(user_id, session="s1"):
