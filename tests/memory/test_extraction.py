@@ -607,3 +607,16 @@ def test_a_quoted_nickname_between_a_first_and_a_last_name_is_part_of_the_name()
     result = extract('With weeks left, NASA executive Jocinda "Jo" Fowler teams up with a man.', role="assistant")
     assert types(result) == {"NASA": "ORGANIZATION", 'Jocinda "Jo" Fowler': "PERSON"}
     assert types(extract('I loved "Brave" by Sara Bareilles.'))["Brave"] == "OBJECT"
+
+
+@pytest.mark.parametrize("first", ["user", "assistant"])
+def test_a_speaker_label_is_the_speaker_never_an_entity_nor_read_by_a_rule(first):
+    second = "assistant" if first == "user" else "user"
+    context = [Turn(role=first, content="Caroline: Hey Mel! Thanks Mel, it was great."),
+               Turn(role=second, content="Melanie: Did you like the Boston trip?")]
+    text = "Caroline: Thanks Melanie! I went to Boston with my friend Jon Snow."
+    labelled = extract(text, role=first, context=context)
+    plain = extract(text.split(": ", 1)[1], role=first, context=[Turn(t.role, t.content.split(": ", 1)[1]) for t in context])
+    assert types(labelled) == types(plain) == {"Boston": "LOCATION", "Jon Snow": "PERSON"}
+    assert facts(labelled) == facts(plain)
+    assert all(text[m.start:m.end] == m.text for e in labelled.entities for m in e.mentions)

@@ -8,15 +8,17 @@ spoken to ("Thanks, Mel!") is no entity, nor is an unnamed thing of a turn where
 or to the listener ("my car"). Later mentions of a name (its first word, its acronym, "the
 trust", "she") are tied to the entity they refer to, and relations are read from the text between
 two mentions of one clause, never across a negation. The speaker's "I" is the person only in the
-person's own turns.
+person's own turns. A turn sent as "Name: text" is read without its label: the label says who speaks.
 """
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 
 from memory.extraction.offline.document import Document
 from memory.extraction.results import Extraction, Turn
+from memory.extraction.speakers import labels_strip
 
 # The assistant asking where the person is: "In what city?", "Where are you located?" (not "What city is that theater in?").
 WHERE_QUESTION = re.compile(r"(?:^|[.!?]\s+)(?:in\s+)?(?:what|which)\s+(?:city|town|area|state|neighbou?rhood)(?:\s+are\s+you"
@@ -32,13 +34,17 @@ class OfflineExtractor:
     def extract(
         self, *, text: str, role: str = "user", context: Sequence[Turn] = (), reference_date: date | None = None,
     ) -> Extraction:
-        earlier = "\n\n".join(turn.content for turn in context)
-        full = f"{earlier}\n\n{text}" if earlier else text
-        offset = len(full) - len(text)
+        said, earlier = labels_strip(text, [turn.content for turn in context])
+        full = "\n\n".join([*(turn.text for turn in earlier), said.text])
+        offset = len(full) - len(said.text)
         document = Document(full, reference_date=reference_date)
         document.read()
-        asked_where = bool(context) and context[-1].role == "assistant" and WHERE_QUESTION.search(context[-1].content) is not None
-        if role == "user" and asked_where and len(text.split()) <= PLACE_ANSWER_WORDS:
+        asked_where = bool(context) and context[-1].role == "assistant" and WHERE_QUESTION.search(earlier[-1].text) is not None
+        if role == "user" and asked_where and len(said.text.split()) <= PLACE_ANSWER_WORDS:
             document.place_answer(offset)
-        return document.result(offset=offset, extractor=self.name, by_person=role == "user")
+        extraction = document.result(offset=offset, extractor=self.name, by_person=role == "user")
+        for entity in extraction.entities:
+            entity.mentions = [replace(m, start=m.start + said.label_length, end=m.end + said.label_length)
+                               for m in entity.mentions]
+        return extraction
 
