@@ -620,3 +620,48 @@ def test_a_speaker_label_is_the_speaker_never_an_entity_nor_read_by_a_rule(first
     assert types(labelled) == types(plain) == {"Boston": "LOCATION", "Jon Snow": "PERSON"}
     assert facts(labelled) == facts(plain)
     assert all(text[m.start:m.end] == m.text for e in labelled.entities for m in e.mentions)
+
+
+def test_titles_in_quotes_are_names_never_relations():
+    result = extract('I loved "The Lord of the Rings" and \'Embracing Identity\'. "Charlotte\'s Web" too!')
+    assert types(result) == {"The Lord of the Rings": "OBJECT", "Embracing Identity": "OBJECT", "Charlotte's Web": "OBJECT"}
+    assert result.facts == [] and result.relations == []
+
+
+@pytest.mark.parametrize("text", [
+    "I'll let you know when I'm in Boston!", "When I'm in Boston I'll call you.", "I will move to Lisbon next year.",
+    "I'd join Fjord Systems in a heartbeat.", "Can't wait to visit Japan someday.",
+])
+def test_future_hypothetical_and_conditional_statements_are_no_facts(text):
+    assert extract(text).facts == []
+
+
+def test_a_pronoun_in_the_subjects_form_is_no_object():
+    result = extract("I love DIYs, and I know she does too.")
+    assert result.facts == [] and result.entities == []
+
+
+@pytest.mark.parametrize(("text", "context"), [
+    ("I'd rather show you a photo of it.", ""), ("I love your commitment!", ""), ("I like to say thanks for that.", ""),
+    ("I love all the yellow leaves, it looks so cozy.", ""), ("Wow, I love the colors!", "Here's a pic of my garden."),
+])
+def test_compliments_and_remarks_to_the_listener_are_no_preferences(text, context):
+    earlier = [Turn(role="assistant", content=context)] if context else []
+    assert extract(text, context=earlier).preferences == []
+
+
+def test_a_liking_of_a_kind_stays_a_preference_beside_a_photo():
+    earlier = [Turn(role="assistant", content="Here's a pic from the show.")]
+    assert [p.topic for p in extract("I love all dances, but contemporary is my top pick.", context=earlier).preferences] \
+        == ["all dances", "contemporary"]
+
+
+@pytest.mark.parametrize(("text", "name", "type_"), [
+    ("I posted the video on Facebook last night.", "Facebook", "ORGANIZATION"),
+    ("We took the Prius for a long drive.", "Prius", "OBJECT"),
+    ("I've been playing Civilization a lot.", "Civilization", "OBJECT"),
+    ("Last month we flew to Nuuk for a week.", "Nuuk", "LOCATION"),
+    ("We had to say goodbye to Max.", "Max", "PERSON"),
+])
+def test_a_names_type_comes_from_its_context(text, name, type_):
+    assert types(extract(text))[name] == type_

@@ -103,7 +103,8 @@ class Document(NameReader, ReferenceReader, RelationReader):
                 ))
         return Extraction(
             entities=entities, relations=relations, facts=facts,
-            preferences=stated_preferences(self.text[offset:]) if by_person else [], extractor=extractor,
+            preferences=stated_preferences(self.text[offset:], before=self._turn_text(offset - 3) if offset else "")
+            if by_person else [], extractor=extractor,
         )
 
     def place_answer(self, offset: int) -> None:

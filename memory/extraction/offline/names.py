@@ -11,6 +11,11 @@ from memory.extraction.offline.tokens import Token
 # "X is playing at the Regal", "Is X showing now", "X (coming Nov 09)": a film, whatever its name looks like.
 SHOWING = re.compile(r"\s+(?:is\s+|are\s+)?(?:now\s+|currently\s+|still\s+|also\s+)?(?:showing\s+(?:now|today|tonight|tomorrow|anywhere|"
                      r"there|at|in|near)|playing\s+(?:there|at|in|near))\b|\s*\((?:coming|out|released|opens)\b")
+# A title in quotes, double or single ("The Name of the Wind", 'Embracing Identity'): one name, whatever its words.
+QUOTED_TITLE = re.compile(r"[\"“‘](?P<double>[A-Z0-9][^\"“”‘’\n]{0,80}?)[.,]?[\"”’]|(?<![\w'’])'(?P<single>[A-Z][^'\n]{0,80}?)[.,]?'(?!\w)")
+TITLE_WORDS_MAX = 10
+# An acronym in the plural ("DIYs", "RPGs") is a kind of thing, not a particular one.
+PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
 # Between two members of a list: a comma or "and", after a member's bracket ("Moonfall (PG-13), ").
 LIST_GAP = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:,\s*(?:and\s+)?|and\s+)")
 LIST_TYPED_MEMBERS = 2
@@ -73,13 +78,18 @@ WORD_CUES = [
 ]
 # After a place or thing noun has had its say ("the Leeds building"): a place known by name.
 KNOWN_PLACE = WordCue("LOCATION", names=frozenset(english.PLACE_NAMES))
-# "works at X" is an employer, "in X" or "at X" a place.
+# "works at X" is an employer, "in X" or "at X" a place, "to X" one after a verb of going; what is played or
+# driven is a thing, and what one posts "on" a platform.
 PREPOSITION_CUES = [
     PrepositionCue("ORGANIZATION", RULE_CUE, frozenset({"at"}), near=frozenset(WORK_WORDS)),
-    PrepositionCue("OBJECT", RULE_CUE, frozenset(english.SCREENING_VERBS)),
+    PrepositionCue("OBJECT", RULE_CUE, frozenset(english.SCREENING_VERBS | english.USE_VERBS)),
     PrepositionCue("OBJECT", RULE_CUE, frozenset({"for", "to", "of"}), near=frozenset(english.SCREENING_NOUNS)),
-    PrepositionCue("LOCATION", WEAK_CUE, frozenset(LOCATION_PREPOSITIONS)),
+    PrepositionCue("LOCATION", WEAK_CUE, frozenset({"to"}), near=frozenset(english.TRAVEL_WORDS)),
+    PrepositionCue("LOCATION", WEAK_CUE, frozenset(LOCATION_PREPOSITIONS - {"to"})),
+    PrepositionCue("ORGANIZATION", WEAK_CUE, frozenset({"on"}), near=frozenset(english.POSTING_WORDS)),
 ]
+# People take no article nor "my": "the Prius", "my Zen" name things (a title, "the Reverend X", is read before).
+THING_DETERMINERS = {"the", "my", "your", "our", "his", "her", "their", "this", "that"}
 
 
 class Name(NamedTuple):
@@ -111,6 +121,8 @@ class NameReader:
                     continue  # "a Cappuccino with Vanilla", "Oat milk": a kind of drink, written with a capital
                 if len(run) > 1 and all(t.text.isupper() for t in run) and any(t.lower in english.FUNCTION_WORDS for t in run):
                     continue  # "JUST DOING IT!": shouting, not a name
+                if len(run) == 1 and PLURAL_ACRONYM.fullmatch(run[0].text):
+                    continue
                 if _opens(sentence, index) and len(run) == 1 and run[0].lower not in named_elsewhere \
                         and not _is_identifier(run[0].text) and not _paired(sentence, index + 1):
                     verb = _verb_follows(sentence, index + 1)
@@ -124,8 +136,30 @@ class NameReader:
                 if classified.cue == NO_CUE and _after_indefinite(sentence, index):
                     continue  # "a Mocha", "an iced Latte": a kind of thing written with a capital, nobody in particular
                 found.append(classified)
-            names[id(sentence)] = _list_typed(found, self.text)
+            titles = self._quoted_titles(sentence)
+            found = [n for n in found if not any(t.start <= n.start < t.end or n.start <= t.start < n.end for t in titles)]
+            self.tentative -= {p for t in titles for p in range(t.start, t.end)}
+            names[id(sentence)] = _list_typed(sorted(found + titles, key=lambda n: n.start), self.text)
         return names
+
+    def _quoted_titles(self, sentence: list[Token]) -> list[Name]:
+        """Return the titles a sentence quotes, each one name of a thing, its words no names of their own.
+
+        A quote is a title when its words are in title case; a quoted nickname between two names is left to the
+        name it belongs to ('Jocinda "Jo" Fowler').
+        """
+        titles = []
+        for found in QUOTED_TITLE.finditer(self.text, sentence[0].start, sentence[-1].end):
+            group = "double" if found["double"] else "single"
+            title, start, end = found[group], found.start(group), found.end(group)
+            words = re.findall(r"[\w'’&-]+", title)
+            cased = all(w[0].isupper() or w[0].isdigit() or w.lower() in english.TITLE_SMALL_WORDS | {"and", "or"}
+                        for w in words)
+            before = self.text[max(0, found.start() - 2):found.start()]
+            nickname = bool(re.fullmatch(r"\w ", before)) and re.match(r" [A-Z]", self.text[found.end():found.end() + 2])
+            if words and cased and len(words) <= TITLE_WORDS_MAX and not nickname:
+                titles.append(Name(start, end, title, title, "OBJECT", STRONG_CUE, []))
+        return titles
 
     def _classify(self, run: list[Token], sentence: list[Token], index: int) -> Name:
         """Return the name a run of capitalised words makes, with its type and how sure that type is."""
@@ -164,6 +198,8 @@ class NameReader:
         context = next((cue for cue in PREPOSITION_CUES if before and cue.fits(before)), None)
         if context is not None:
             return Name(start, end, surface, name, context.type, context.cue, aliases)
+        if index > 0 and sentence[index - 1].lower in THING_DETERMINERS and sentence[index - 1].text.islower():
+            return Name(start, end, surface, name, "OBJECT", WEAK_CUE, aliases)
         if len(run) == 1 and len(name) > 1 and name.isupper():
             return Name(start, end, surface, name, "ORGANIZATION", WEAK_CUE, aliases)
         return Name(start, end, surface, name, "PERSON", NO_CUE, aliases)

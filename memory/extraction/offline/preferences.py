@@ -7,16 +7,28 @@ from memory.extraction.results import ExtractedPreference
 from memory.extraction.rules import PREFERENCE_FORMS, REFERENCE_TOPIC, REQUEST_TOPIC, TOPIC_END, preference_topic
 
 PREFERENCE_CONFIDENCE = 0.7
+# A topic about the listener ("your commitment", "show you a photo"), one that holds its own speaker ("I'm
+# passionate about dancing and it"), a topic cut short ("things that") or a way of speaking ("to say") is no liking.
+NOT_A_TOPIC = re.compile(r"\b(?:you|your|yours|yourself|i|i['’]m|we|we['’]re)\b|"
+                         r"\b(?:and|or|but|that|which|who|to|of|with|the|a|an|so|as|for|because)$|"
+                         r"^to\s+(?:say|tell|thank|share|show|ask|hear|know|let|add|mention|remind|admit|point)\b",
+                         re.IGNORECASE)
+# A liking of something in particular ("all the yellow leaves", "the colors") said of what was just shown or
+# how it looks is a compliment, not a lasting preference.
+PARTICULAR = re.compile(r"^(?:all\s+)?(?:the|those|these|that|this)\s", re.IGNORECASE)
+SHOWN = re.compile(r"\b(?:pics?|pictures?|photos?|photographs?|snaps?|looks?|looked|looking so)\b", re.IGNORECASE)
 
 
-def stated_preferences(text: str) -> list[ExtractedPreference]:
-    """Return the preferences `text` states, in the order it states them."""
+def stated_preferences(text: str, *, before: str = "") -> list[ExtractedPreference]:
+    """Return the preferences `text` states, in the order it states them; `before` is the turn it answers."""
     found = []
     for form in PREFERENCE_FORMS:
         for match in form.pattern.finditer(text):
             said = match.group("topic") if "topic" in form.pattern.groupindex else None
             topic = (said or TOPIC_END.split(text[match.end():], maxsplit=1)[0]).strip(" ,")
-            if not topic or REFERENCE_TOPIC.match(topic) or REQUEST_TOPIC.search(topic):
+            if not topic or REFERENCE_TOPIC.match(topic) or REQUEST_TOPIC.search(topic) or NOT_A_TOPIC.search(topic):
+                continue
+            if PARTICULAR.match(topic) and (SHOWN.search(_sentence_at(text, match.start())) or SHOWN.search(before)):
                 continue
             groups = {k: v.strip() for k, v in match.groupdict().items() if v and k != "topic"}
             words = set(re.findall(r"[a-z]+", f"{groups.get('about', '')} {topic}".lower()))
@@ -26,3 +38,9 @@ def stated_preferences(text: str) -> list[ExtractedPreference]:
                 topic=preference_topic(topic), polarity=form.polarity,
             )))
     return [preference for _, preference in sorted(found, key=lambda pair: pair[0])]
+
+
+def _sentence_at(text: str, position: int) -> str:
+    start = max(text.rfind(end, 0, position) for end in ".!?\n") + 1
+    ends = [i for i in (text.find(end, position) for end in ".!?\n") if i >= 0]
+    return text[start:min(ends) if ends else len(text)]

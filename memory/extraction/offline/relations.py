@@ -9,7 +9,9 @@ from memory.extraction.offline.tokens import Token
 from memory.extraction.rules import IMPLICIT_EVENT, MUTUAL_ACQUAINTANCE, RULES, SPEAKER
 
 NEGATION = re.compile(english.NEGATION)
-UNASSERTED = re.compile(rf"{english.NEGATION}|{english.ENDED}|{english.HEDGE}")
+UNASSERTED = re.compile(rf"{english.NEGATION}|{english.ENDED}|{english.HEDGE}|{english.FUTURE}")
+# A pronoun in the subject's form starts a clause of its own ("I know she does"): it is never an object.
+NOMINATIVE = {"he", "she", "they"}
 # What a negated, past or hedged statement says once its negation or modal is taken out, so its names can
 # still be typed.
 NEGATION_WORDS = re.compile(r"\b(?:do|does|did)\s+not\b|\b(?:do|does|did)n['’]t\b|\bno longer\b|\bnot\b|\bnever\b|"
@@ -57,6 +59,8 @@ class RelationReader:
         for i, subject in enumerate(slots):
             for j in range(i + 1, len(slots)):
                 obj = slots[j]
+                if obj.kind == "pronoun" and self.text[obj.start:obj.end].lower() in NOMINATIVE:
+                    continue
                 between = subject.lead + self.text[subject.end:obj.start]
                 stripped = APPOSITIVE.sub("", between)
                 inner = subject.end + len(between) - len(stripped)
