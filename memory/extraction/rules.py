@@ -10,6 +10,7 @@ shares: which predicates hold one value at a time, and the normal form of a pref
 import re
 from dataclasses import dataclass
 
+import snowballstemmer
 from django.conf import settings
 
 from memory.extraction.results import ENTITY_TYPES
@@ -219,3 +220,20 @@ TOPIC_NOISE = re.compile(r"^(?:(?:the|a|an|my|our|some|any|to|of)\s+|[\"“‘']
 def preference_topic(text: str) -> str:
     """Return the normal form of what a preference is about: "The spicy  food!" -> "spicy food"."""
     return TOPIC_NOISE.sub("", re.sub(r"\s+", " ", text.strip().lower())).strip()
+
+
+STEMMER = snowballstemmer.stemmer("english")
+# Words that say how much or whose, not what: "all dances", "my dogs", "really good food".
+TOPIC_KEY_NOISE = frozenset(
+    "the a an my our your his her their its this that these those all any some every each much many more most lot "
+    "lots of to and or so very really just also too such kind sort bit little few whole other".split())
+
+
+def preference_topic_key(topic: str) -> str:
+    """Return what makes two topics one preference: their content words' stems, in order of first appearance.
+
+    "dancing", "Dance" and "all dances" are one preference ("danc"); "contemporary dance" is another.
+    """
+    words = re.findall(r"[a-z0-9]+", topic.lower())
+    stems = [STEMMER.stemWord(w) for w in words if w not in TOPIC_KEY_NOISE]
+    return " ".join(dict.fromkeys(stems)) or preference_topic(topic)
