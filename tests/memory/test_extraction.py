@@ -329,6 +329,10 @@ def test_relative_dates_need_the_reference_date_and_may_is_a_month_only_capitali
     assert stated_date("It may rain.", reference_date=date(2026, 3, 20)) is None
 
 
+def test_an_events_place_is_not_single_valued():
+    assert predicate_cardinality("OCCURRED_AT") == "multi" and predicate_cardinality("EMPLOYED_BY") == "single"
+
+
 @pytest.mark.parametrize(("predicate", "cardinality"), [
     ("EMPLOYED_BY", "single"), ("HAS_STATUS", "single"), ("KNOWS", "multi"), ("LIVES_IN", "single"),
 ])
