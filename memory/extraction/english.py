@@ -130,7 +130,7 @@ EVENT_NOUNS = {
     "review", "meeting", "conference", "summit", "workshop", "webinar", "seminar", "hackathon", "festival",
     "ceremony", "wedding", "party", "celebration", "concert", "launch", "offsite", "retreat", "inspection",
     "audit", "trial", "hearing", "interview", "match", "tournament", "race", "exhibition", "fair", "session",
-    "parade", "trip", "rally", "group", "class",
+    "parade", "trip", "rally", "group", "class", "run",
 }
 # Words that end like adverbs but modify nouns ("the quarterly review", "a family road trip").
 LY_ADJECTIVES = {"daily", "weekly", "monthly", "quarterly", "yearly", "early", "friendly", "lovely", "family", "lively",

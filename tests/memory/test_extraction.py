@@ -669,3 +669,14 @@ def test_a_liking_of_a_kind_stays_a_preference_beside_a_photo():
 ])
 def test_a_names_type_comes_from_its_context(text, name, type_):
     assert types(extract(text))[name] == type_
+
+
+def test_a_participant_named_in_a_labelled_conversation_is_no_entity():
+    context = [Turn(role="user", content="Jon: I lost my job."), Turn(role="assistant", content="Gina: Oh no!")]
+    result = extract("Jon: Thanks Gin. Sorry about your shop Gina, and say hi to Rob.", context=context)
+    assert types(result) == {"Rob": "PERSON"}
+
+
+def test_taking_part_in_something_unnamed_is_not_taking_part_in_the_last_event():
+    context = [Turn(role="assistant", content="I joined a beginner class last week.")]
+    assert extract("I participated in a 5K charity run for a shelter.", context=context).facts == []

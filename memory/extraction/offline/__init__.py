@@ -8,7 +8,8 @@ spoken to ("Thanks, Mel!") is no entity, nor is an unnamed thing of a turn where
 or to the listener ("my car"). Later mentions of a name (its first word, its acronym, "the
 trust", "she") are tied to the entity they refer to, and relations are read from the text between
 two mentions of one clause, never across a negation. The speaker's "I" is the person only in the
-person's own turns. A turn sent as "Name: text" is read without its label: the label says who speaks.
+person's own turns. A turn sent as "Name: text" is read without its label: the label says who speaks, and
+a name of someone speaking in the conversation (or its short form, "Mel" of "Melanie") is no entity.
 """
 
 import re
@@ -37,7 +38,8 @@ class OfflineExtractor:
         said, earlier = labels_strip(text, [turn.content for turn in context])
         full = "\n\n".join([*(turn.text for turn in earlier), said.text])
         offset = len(full) - len(said.text)
-        document = Document(full, reference_date=reference_date)
+        participants = {turn.speaker for turn in [said, *earlier] if turn.speaker}
+        document = Document(full, reference_date=reference_date, participants=participants)
         document.read()
         asked_where = bool(context) and context[-1].role == "assistant" and WHERE_QUESTION.search(earlier[-1].text) is not None
         if role == "user" and asked_where and len(said.text.split()) <= PLACE_ANSWER_WORDS:

@@ -23,9 +23,10 @@ SYMMETRIC = {"KNOWS", "PARTNER_WITH"}
 class Document(NameReader, ReferenceReader, RelationReader):
     """A message after its earlier turns: its sentences, the entities it names and what it states of them."""
 
-    def __init__(self, text: str, *, reference_date: date | None):
+    def __init__(self, text: str, *, reference_date: date | None, participants: set[str] = frozenset()):
         self.text = text
         self.reference_date = reference_date
+        self.participants = {name.lower() for speaker in participants for name in speaker.split()[:1]}
         self.sentences = sentences([
             Token(m.group(), m.start(), m.end(), m.lastgroup) for m in TOKEN.finditer(text)
         ], text)

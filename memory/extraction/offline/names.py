@@ -131,6 +131,8 @@ class NameReader:
                     if verb in english.AUXILIARIES:
                         self.tentative.add(run[0].start)  # "Life is good", "Halima is a member": a name if a rule uses it
                 classified = self._classify(run, sentence, index)
+                if classified.cue == NO_CUE and self._participant(run):
+                    continue  # "Sorry about your job Jon": someone in the conversation, known by their role
                 if classified.cue == NO_CUE and _vocative(sentence, index, len(run)):
                     continue  # "Thanks, Mel!", "Hey Caroline, ...": the person spoken to, not something said
                 if classified.cue == NO_CUE and _after_indefinite(sentence, index):
@@ -141,6 +143,12 @@ class NameReader:
             self.tentative -= {p for t in titles for p in range(t.start, t.end)}
             names[id(sentence)] = _list_typed(sorted(found + titles, key=lambda n: n.start), self.text)
         return names
+
+    def _participant(self, run: list[Token]) -> bool:
+        """Return whether a name is the first name of someone speaking in the conversation, or its short form."""
+        word = run[0].lower
+        return len(run) == 1 and any(name == word or (len(word) >= 3 and name.startswith(word))
+                                     for name in self.participants)
 
     def _quoted_titles(self, sentence: list[Token]) -> list[Name]:
         """Return the titles a sentence quotes, each one name of a thing, its words no names of their own.

@@ -10,6 +10,8 @@ from memory.extraction.rules import IMPLICIT_EVENT, MUTUAL_ACQUAINTANCE, RULES, 
 
 NEGATION = re.compile(english.NEGATION)
 UNASSERTED = re.compile(rf"{english.NEGATION}|{english.ENDED}|{english.HEDGE}|{english.FUTURE}")
+# "participated in a 5K charity run": the verb has an object of its own, named or not.
+OWN_OBJECT = re.compile(r"\s+(?:in|at)\s+(?:a|an|the|my|our|their|his|her|this|some|\d)\b")
 # A pronoun in the subject's form starts a clause of its own ("I know she does"): it is never an object.
 NOMINATIVE = {"he", "she", "they"}
 # What a negated, past or hedged statement says once its negation or modal is taken out, so its names can
@@ -77,7 +79,9 @@ class RelationReader:
             later = slots[i + 1:]
             if not asserted:
                 continue
-            if IMPLICIT_EVENT.match(rest) and not any("EVENT" in s.types() for s in later) and not NEGATION.search(rest):
+            implied = IMPLICIT_EVENT.match(rest)
+            if implied and not OWN_OBJECT.match(rest[implied.end():]) and not any("EVENT" in s.types() for s in later) \
+                    and not NEGATION.search(rest):
                 event = self._latest(subject.start, "EVENT")
                 if event is not None:
                     self._emit(subject, "PARTICIPATED_IN", [event], IMPLIED_CONFIDENCE)
