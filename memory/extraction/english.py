@@ -19,7 +19,7 @@ ORGANIZATION_HEADS = CORPORATE_SUFFIXES | {
 EVENT_HEADS = {
     "summit", "conference", "festival", "expo", "exhibition", "forum", "symposium", "congress", "games", "cup",
     "championship", "championships", "olympics", "marathon", "fair", "gala", "meetup", "hackathon", "week",
-    "convention", "ceremony", "awards", "tournament", "race", "concert", "election", "war", "month", "day", "parade",
+    "convention", "ceremony", "awards", "tournament", "race", "concert", "election", "war", "month", "day", "parade", "fest",
 }
 LOCATION_HEADS = {
     "street", "st", "road", "rd", "avenue", "ave", "lane", "boulevard", "square", "park", "bridge", "airport",
@@ -130,7 +130,7 @@ EVENT_NOUNS = {
     "review", "meeting", "conference", "summit", "workshop", "webinar", "seminar", "hackathon", "festival",
     "ceremony", "wedding", "party", "celebration", "concert", "launch", "offsite", "retreat", "inspection",
     "audit", "trial", "hearing", "interview", "match", "tournament", "race", "exhibition", "fair", "session",
-    "parade", "trip", "rally", "group", "class", "run",
+    "parade", "trip", "rally", "group", "class", "run", "fest",
 }
 # Words that end like adverbs but modify nouns ("the quarterly review", "a family road trip").
 LY_ADJECTIVES = {"daily", "weekly", "monthly", "quarterly", "yearly", "early", "friendly", "lovely", "family", "lively",

@@ -196,7 +196,7 @@ PREFERENCE_FORMS = [
 # Where a preference's topic ends: the sentence, a dash, "but", a comma or "and" before a new clause, or a
 # trailing "so much", "too", "since I was a kid", so that the same liking said twice has one topic.
 TOPIC_END = re.compile(r"[.!?;]|(?<=\w)[\"”]|\s*[-–—]\s+|\s+but\s+|,\s+(?=(?:it|that|which|so|and i|i|we|they|you|this|there)\b)"
-                       r"|\s+and\s+(?=(?:it|i|that|this|we)\b)"
+                       r"|\s+and\s+(?=(?:it|i|that|this|we|how|what|why|where|when)\b)"
                        r"|\s+(?:so much|a lot|too|as well|even more|these days|anymore|any more|lately|nowadays|since|when|whenever|because|['’]cause|if)\b",
                        re.IGNORECASE)
 # A topic that is only a reference or a clause ("I love it", "I love that you came") says nothing by itself.
