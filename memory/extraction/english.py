@@ -288,6 +288,9 @@ JOB_NOUNS = {
 }
 # Groups a person belongs to when they say "my ...": "my dance crew", "my book club".
 GROUP_NOUNS = {"crew", "band", "team", "club", "choir", "troupe", "squad", "ensemble", "orchestra", "league", "chapter"}
+# Groups one joins: "I joined a nearby church", "a service-focused online group".
+JOINED_GROUPS = GROUP_NOUNS | {"group", "gym", "church", "program", "programme", "brigade", "society", "community",
+                               "organization", "organisation", "union", "circle", "class", "course", "association"}
 # What a person plays: "I started playing acoustic guitar".
 INSTRUMENTS = {"guitar", "piano", "violin", "cello", "drums", "bass", "ukulele", "flute", "clarinet", "saxophone", "sax",
                "trumpet", "trombone", "harp", "keyboard", "banjo", "mandolin", "harmonica", "viola", "accordion", "organ"}

@@ -119,7 +119,7 @@ RULES = [
          rf"organi[sz]ed|organi[sz]es|joined|led|leads|took part in|takes part in|participated in|participates in|"
          rf"competed in|exhibited at|sponsored|sponsors|won|ran)\s+{DET}"),
     rule("PARTICIPATED_IN", PEOPLE, {E},
-         rf"\s+{AUX}(?:went to|go to|goes to|been to|got back from|came back from|returned from)\s+{DET}",
+         rf"\s+{AUX}(?:went to|go to|goes to|been to|got back from|came back from|returned from|went on|been on)\s+{DET}",
          retypes=False),
     rule("VISITED", {SPEAKER}, {L},
          rf"\s+{AUX}(?:visited|been to|traveled to|travelled to|flew to|toured)\s+{DET}", retypes=False),
@@ -190,6 +190,13 @@ PREFERENCE_FORMS = [
     preference_form(r"(?:^|(?<=[.!?;,])\s*|\b(?:but|and)\s+)(?P<topic>(?!(?:but|and|so|it|that|this|they|he|she|you)\b)"
                     r"[a-z][\w'’ -]{1,40}?)\s+(?:(?:sure|really|always|do|does)\s+)*brings?\s+(?:me\s+|us\s+)?"
                     r"(?:so\s+much\s+|a\s+lot\s+of\s+|such\s+|great\s+)?joy\b", "positive", "likes {topic}"),
+    preference_form(r"(?:^|(?<=[.!?;,])\s*|\b(?:but|and)\s+)(?P<topic>[\"“]?(?!(?:but|and|so|it|that|this|they|he|she|you)\b)"
+                    r"[a-z][\w'’ -]{1,40}?[\"”]?)\s+(?:(?:really|always|truly|sure|still|just|has|have)\s+)*"
+                    r"(?:means?\s+(?:so\s+much|a\s+lot|the\s+world|everything)\s+to\s+me|"
+                    r"ha(?:s|ve)\s+(?:a\s+lot\s+of|so\s+much|great|special)\s+(?:significance|meaning)\s+(?:for|to)\s+me|"
+                    r"(?:is|are)\s+(?:a|an)\s+(?:important|big|huge|special)\s+part\s+of\s+my\s+life|"
+                    r"makes?\s+me\s+(?:so\s+|really\s+|very\s+)?happy|(?:keeps?|kept)\s+me\s+going)\b",
+                    "positive", "likes {topic}"),
     preference_form(r"\bplease\s+(?P<lead>always)\s+", "positive", "{lead} {topic}"),
     preference_form(r"\bplease\s+(?P<lead>never|don['’]t|do not)\s+", "negative", "{lead} {topic}"),
 ]

@@ -680,3 +680,22 @@ def test_a_participant_named_in_a_labelled_conversation_is_no_entity():
 def test_taking_part_in_something_unnamed_is_not_taking_part_in_the_last_event():
     context = [Turn(role="assistant", content="I joined a beginner class last week.")]
     assert extract("I participated in a 5K charity run for a shelter.", context=context).facts == []
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("Just yesterday I joined a nearby church.", ("user", "MEMBER_OF", "nearby church")),
+    ("I just joined a new LGBTQ activist group last Tues.", ("user", "MEMBER_OF", "LGBTQ activist group")),
+    ("My family and I went on a road trip to Oregon.", ("user", "VISITED", "Oregon")),
+    ("Last week I went on a mountaineering trip with workmates.", ("user", "PARTICIPATED_IN", "mountaineering trip")),
+])
+def test_what_the_person_joined_and_where_they_went(text, fact):
+    assert fact in facts(extract(text))
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    ("Friendship means a lot to me.", "friendship"), ("Dancing makes me so happy.", "dancing"),
+    ('"Brave" has a lot of significance for me.', "brave"), ("Volunteering is an important part of my life.", "volunteering"),
+    ("My family is my motivation and they keep me going.", None),
+])
+def test_what_means_a_lot_or_keeps_the_person_going_is_a_liking(text, topic):
+    assert [p.topic for p in extract(text).preferences] == ([topic] if topic else [])

@@ -10,7 +10,8 @@ PREFERENCE_CONFIDENCE = 0.7
 # A topic about the listener ("your commitment", "show you a photo"), one that holds its own speaker ("I'm
 # passionate about dancing and it"), a topic cut short ("things that") or a way of speaking ("to say") is no liking.
 NOT_A_TOPIC = re.compile(r"\b(?:you|your|yours|yourself|i|i['’]m|we|we['’]re)\b|"
-                         r"\b(?:and|or|but|that|which|who|to|of|with|the|a|an|so|as|for|because)$|"
+                         r"\b(?:and|or|but|that|which|who|to|of|with|the|a|an|so|as|for|because|they|he|she)$|"
+                         r"^(?:helps?|keeps?|makes?|gives?)$|"
                          r"^to\s+(?:say|tell|thank|share|show|ask|hear|know|let|add|mention|remind|admit|point)\b",
                          re.IGNORECASE)
 # A liking of something in particular ("all the yellow leaves", "the colors") said of what was just shown or

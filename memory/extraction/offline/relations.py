@@ -44,6 +44,17 @@ SPEAKER_PLAYS = re.compile(
     r"\s+(?:(?:have|had|just|also|still|now|often|really)\s+)*(?:(?:started|start|began|begin|love|like|enjoy|learned|"
     r"learnt|am learning)\s+(?:to\s+)?)?(?:playing|play|plays|played)\s+(?:the\s+|an?\s+)?"
     r"(?P<value>(?:[a-z]+\s+)?(?:" + "|".join(sorted(english.INSTRUMENTS)) + r"))\b", re.IGNORECASE)
+# "I joined a nearby church", "I just joined a gym": a group the speaker belongs to.
+SPEAKER_JOINED = re.compile(
+    r"\s+(?:(?:just|recently|finally|also|have|'ve|’ve)\s+)*joined\s+(?:a|an|the|my|our)\s+(?:new\s+)?"
+    r"(?P<value>(?:[a-z-]+\s+){0,3}?(?:" + "|".join(sorted(english.JOINED_GROUPS)) + r"))\b", re.IGNORECASE)
+# "I went on a road trip to Oregon": a place the speaker visited.
+SPEAKER_TRIP = re.compile(
+    r"\s+(?:just\s+)?(?:went|got back|came back|returned)\s+(?:on|from)\s+(?:a|an|my|our)\s+(?:[a-z-]+\s+){0,2}"
+    r"(?:trip|vacation|holiday|getaway)\s+to\s+(?P<value>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)")
+# What the speaker's "I" states of them, read off the rest of the clause: one value each.
+SPEAKER_STATEMENTS = [("HAS_ROLE", SPEAKER_ROLE), ("PLAYS", SPEAKER_PLAYS), ("MEMBER_OF", SPEAKER_JOINED),
+                      ("VISITED", SPEAKER_TRIP)]
 # "Our one-year-old is so cute, his name is Kyle": the speaker's child, named.
 CHILD_NAMED = re.compile(r"\b(?:my|our)\s+(?:[a-z-]+\s+)?(?:son|daughter|kid|child|baby|boy|girl|[a-z]+-year-old)\b"
                          r"[^.!?]*?\b(?:his|her) name is\s+(?P<value>[A-Z][\w'’-]+)", re.IGNORECASE)
@@ -135,12 +146,10 @@ class RelationReader:
                 if group is not None:
                     self.speaker_attributes.append(("MEMBER_OF", group.group("value").lower(), slot.start))
             if slot.kind == "speaker" and self.text[slot.start:slot.end].lower() == "i":
-                role = SPEAKER_ROLE.match(self.text[slot.end:clause_end])
-                if role is not None:
-                    self.speaker_attributes.append(("HAS_ROLE", role.group("value").lower(), slot.start))
-                plays = SPEAKER_PLAYS.match(self.text[slot.end:clause_end])
-                if plays is not None:
-                    self.speaker_attributes.append(("PLAYS", plays.group("value").lower(), slot.start))
+                for predicate, pattern in SPEAKER_STATEMENTS:
+                    found = pattern.match(self.text[slot.end:clause_end])
+                    if found is not None:
+                        self.speaker_attributes.append((predicate, found.group("value"), slot.start))
             if slot.kind != "name" or len(slot.entities) != 1:
                 continue
             after = self.text[slot.end:clause_end]
