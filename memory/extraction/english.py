@@ -187,14 +187,18 @@ INTERJECTIONS = {
     "good", "glad", "go", "remember", "dear", "dude", "man", "welcome", "morning", "evening", "night", "bravo",
     "kudos", "damn", "darn", "seriously", "honestly", "really", "same", "wanna", "gonna", "gotta", "please", "love",
     "hugs", "best", "happy", "exciting", "impressive", "beautiful", "stunning", "perfect", "fair", "interesting",
+    "ya", "anytime", "huh", "later", "cya",
 }
 # Words said to someone just before their name ("thanks Sam", "bye Jon").
 GREETINGS = {"thanks", "thank", "hey", "hi", "hello", "bye", "goodbye", "congrats", "congratulations", "cheers", "sorry",
-             "welcome", "night", "morning", "dear", "yo", "go"}
+             "welcome", "night", "morning", "dear", "yo", "go", "ya", "anytime", "huh", "later", "cya"}
 # Praise or sympathy said just before a name and a pause: "That is really great Jon!", "so sorry Jon."
 PRAISE_BEFORE_ADDRESS = {"great", "awesome", "amazing", "cool", "nice", "wonderful", "fantastic", "brilliant", "lovely",
                          "sweet", "super", "incredible", "sorry", "congrats", "congratulations", "bravo", "kudos",
                          "impressive", "beautiful", "stunning", "perfect", "exciting"}
+# Words that judge rather than state: "Boston's music scene is awesome" is an opinion, not an attribute.
+EVALUATIONS = PRAISE_BEFORE_ADDRESS | {"good", "bad", "fun", "great", "terrible", "awful", "boring", "crazy", "wild", "fab",
+                                       "epic", "cute", "adorable", "gorgeous", "special", "magical", "hard", "tough"}
 # Chat abbreviations written in capitals: not organisations.
 CHAT_ABBREVIATIONS = {
     "ok", "btw", "lol", "omg", "tbh", "imo", "imho", "fyi", "asap", "brb", "idk", "ngl", "ty", "thx", "pls", "plz",

@@ -64,7 +64,7 @@ RULES = [
          rf"(?:is|was|am|became) (?:a|an|the) {ROLE} (?:at|for|of|with)|"
          rf"(?:became|becomes|was named|was appointed|is now) {ROLE} (?:at|for|of|with))\s+{DET}"),
     rule(None, PEOPLE, {O}, rf"\s+{AUX}(?:left|leaves|leave|quit|quits|resigned from|was fired by|was laid off by)\s+{DET}"),
-    rule("EMPLOYED_BY", {P}, {O}, rf"\s+(?:of|from)\s+{DET}"),
+    rule("EMPLOYED_BY", {P}, {O}, rf"\s+(?:of|from)\s+{DET}", retypes=False),
     rule("EMPLOYED_BY", {P}, {O}, rf"\s*,\s+(?:the|a|an|our|their)\s+{ROLE}\s+(?:at|of|for|with)\s+{DET}"),
     rule("SUBSIDIARY_OF", {O}, {O},
          rf"\s+{AUX}(?:is|was|became|remains) (?:a|an|the) (?:wholly[- ]owned )?(?:subsidiary|division|unit|arm|part|affiliate) of\s+{DET}|"

@@ -699,3 +699,36 @@ def test_what_the_person_joined_and_where_they_went(text, fact):
 ])
 def test_what_means_a_lot_or_keeps_the_person_going_is_a_liking(text, topic):
     assert [p.topic for p in extract(text).preferences] == ([topic] if topic else [])
+
+
+@pytest.mark.parametrize("text", [
+    "I love making him happy.", "I enjoy the taste of these.", "I love their work.", "Love sure does bring us joy, huh?",
+    "I'm passionate about sharing that with others.", "Remembering those we love is important.",
+])
+def test_a_liking_of_a_reference_or_asked_is_no_preference(text):
+    assert extract(text).preferences == []
+
+
+def test_a_reference_inside_a_longer_topic_keeps_it():
+    assert [p.topic for p in extract("I love helping the community and making it a better place.").preferences] == [
+        "helping the community and making it a better place"]
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ('I watched "The Lord of the Rings" Trilogy last night!', {"The Lord of the Rings": "OBJECT"}),
+    ("See ya Nate! Anytime Jo!", {}), ("Recently started learning an instrument.", {}),
+    ("German Shepherds are loyal.", {}), ("I really should start one, shouldn't I. That seems valuable!", {}),
+    ("Wow, Congrats on those deals!", {}),
+])
+def test_what_chat_capitalises_is_no_name(text, names):
+    result = extract(text)
+    assert types(result) == names and result.facts == []
+
+
+def test_a_person_of_a_thing_is_no_employee():
+    assert extract("It's a map of Middle-earth from LOTR.").facts == []
+
+
+def test_joining_a_group_is_membership_and_an_opinion_is_no_attribute():
+    assert facts(extract("I just joined a writers group.")) == {("user", "MEMBER_OF", "writers group")}
+    assert extract("Hey, Boston's music scene is awesome!").facts == []

@@ -75,7 +75,10 @@ class Document(NameReader, ReferenceReader, RelationReader):
                 relations.append(ExtractedRelation(source.name, relation, target.name, confidence, when,
                                                    self._sentence_text(position)))
             facts.append(_fact(source.name, relation, target.name, confidence, when))
+        joined = {value.lower() for predicate, value, _ in self.speaker_attributes if predicate == "MEMBER_OF"}
         for relation, target, confidence, position in self.speaker_facts:
+            if relation == "PARTICIPATED_IN" and target.name.lower() in joined:
+                continue  # "I joined a writers group": a member of it, not at an event
             if by_person and position >= offset and ("user", relation, target.name) not in seen:
                 seen.add(("user", relation, target.name))
                 facts.append(_fact("user", relation, target.name, confidence, self._date_near(position)))

@@ -121,8 +121,15 @@ class NameReader:
                     continue  # "a Cappuccino with Vanilla", "Oat milk": a kind of drink, written with a capital
                 if len(run) > 1 and all(t.text.isupper() for t in run) and any(t.lower in english.FUNCTION_WORDS for t in run):
                     continue  # "JUST DOING IT!": shouting, not a name
-                if len(run) == 1 and PLURAL_ACRONYM.fullmatch(run[0].text):
+                if len(run) == 1 and (PLURAL_ACRONYM.fullmatch(run[0].text) or run[0].lower in english.GREETINGS):
                     continue
+                if len(run) > 1 and run[0].lower in english.DEMONYMS and run[-1].lower.endswith("s"):
+                    continue  # "German Shepherds": a kind, not a name
+                if _opens(sentence, index) and run[0].kind == "word" and run[0].lower not in named_elsewhere and (
+                        run[0].lower.endswith("ly") or (len(run) == 1 and run[0].lower.endswith("ing"))):
+                    run, index = run[1:], index + 1  # "Recently started", "Getting started": no name's first word
+                    if not run:
+                        continue
                 if _opens(sentence, index) and len(run) == 1 and run[0].lower not in named_elsewhere \
                         and not _is_identifier(run[0].text) and not _paired(sentence, index + 1):
                     verb = _verb_follows(sentence, index + 1)
@@ -163,8 +170,8 @@ class NameReader:
             words = re.findall(r"[\w'’&-]+", title)
             cased = all(w[0].isupper() or w[0].isdigit() or w.lower() in english.TITLE_SMALL_WORDS | {"and", "or"}
                         for w in words)
-            before = self.text[max(0, found.start() - 2):found.start()]
-            nickname = bool(re.fullmatch(r"\w ", before)) and re.match(r" [A-Z]", self.text[found.end():found.end() + 2])
+            nickname = re.search(r"\b[A-Z][\w'’-]* $", self.text[max(0, found.start() - 30):found.start()]) \
+                and re.match(r" [A-Z]", self.text[found.end():found.end() + 2])
             if words and cased and len(words) <= TITLE_WORDS_MAX and not nickname:
                 titles.append(Name(start, end, title, title, "OBJECT", STRONG_CUE, []))
         return titles

@@ -164,7 +164,7 @@ class RelationReader:
             value_start = slot.end + found.start("value")
             target = next((s for s in slots if s.start == value_start and len(s.entities) == 1), None)
             value = target.entities[0].name if target else found.group("value").strip(" .!,;:")
-            if value and len(value.split()) <= 4:
+            if value and len(value.split()) <= 4 and value.lower().split()[-1] not in english.EVALUATIONS:
                 predicate = english.ATTRIBUTE_RELATIONS.get(attribute, "HAS_" + attribute.upper().replace(" ", "_"))
                 self.attributes.append((slot.entities[0], predicate, value, slot.start))
 

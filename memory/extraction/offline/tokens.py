@@ -8,7 +8,7 @@ from memory.extraction import english
 TOKEN = re.compile(
     r"(?P<initialism>(?:[A-Z]\.){2,})"
     r"|(?P<title>\b(?:" + "|".join(t.capitalize() for t in english.TITLES) + r")\.)"
-    r"|(?P<initial>\b[A-Z]\.(?=\s+[A-Z]))"
+    r"|(?P<initial>\b(?!I\.)[A-Z]\.(?=\s+[A-Z]))"
     r"|(?P<word>\b[AP]M(?=[A-Z][a-z])|\w+(?:[-&]\w+)*\+?)"  # a time's "PM" glued to the next word: "9:15 PMAlamo"
     r"|(?P<punct>[^\w\s])"
 )
