@@ -1,8 +1,8 @@
 """Turn one stored message into long-term memory: extraction, resolution, supersession.
 
 What a message states is keyed by what it is about, not by the message: an entity by its person,
-type and normal name, a fact by its subject, predicate and object, a preference by its topic and
-polarity. Each statement links its node to the message (EXTRACTED_FROM, MENTIONS) with the time it
+type and normal name, a fact by its subject, predicate and object, a preference by its topic key
+(the stems of its topic's words: "dancing" and "all dances" are one) and polarity. Each statement links its node to the message (EXTRACTED_FROM, MENTIONS) with the time it
 was said, and every property that several statements could set comes from the earliest of them.
 Which fact or preference is current is then worked out from all statements in the order they were
 said (a stated valid_from, then the message's created_at, then its seq), so the graph is a function
