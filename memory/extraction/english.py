@@ -229,7 +229,7 @@ TRAVEL_WORDS = {"go", "goes", "went", "going", "gone", "come", "came", "coming",
                 "travelled", "traveled", "traveling", "travelling", "trip", "flew", "fly", "flight", "drove", "drive",
                 "headed", "heading", "return", "returned", "back", "visit", "visited", "road", "way", "welcome", "got"}
 # Words of posting: "posted it on X", "followers on X".
-POSTING_WORDS = {"post", "posts", "posted", "posting", "share", "shared", "sharing", "follow", "followers", "found",
+POSTING_WORDS = {"post", "posts", "posted", "posting", "share", "shares", "sharing", "follow", "followers", "found",
                  "saw", "seen", "watch", "watched", "video", "videos", "page", "account", "live", "upload", "uploaded",
                  "message", "messaged", "chat", "chatted", "group", "app"}
 SCREENING_NOUNS = {"ticket", "tickets", "showtime", "showtimes", "showing", "showings", "screening", "screenings"}
