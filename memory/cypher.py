@@ -18,6 +18,7 @@ SCHEMA = [
     # A person's messages by time: the newest first for the query focus, a span for the time branch.
     "CREATE INDEX message_user_created IF NOT EXISTS FOR (m:Message) ON (m.user_id, m.created_at)",
     "CREATE INDEX preference_user_topic IF NOT EXISTS FOR (p:Preference) ON (p.user_id, p.topic)",
+    "CREATE INDEX preference_user_topic_key IF NOT EXISTS FOR (p:Preference) ON (p.user_id, p.topic_key)",
     # One entity per person, type and normal name, even if a writer derived another uid for it.
     "CREATE CONSTRAINT entity_person_type_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.user_id, e.type, e.key) IS UNIQUE",
 ]
@@ -708,16 +709,18 @@ RETURN f.uid AS uid, f.stated_until AS stated_until, f.recorded_at AS corrected_
        collect({key: e.key, valid_from: e.valid_from, stored_at: coalesce(m.stored_at, m.created_at)}) AS statements
 """
 
-# One node per topic and polarity, with a statement per message as for facts; HAS_PREFERENCE once.
+# One node per topic key and polarity (the topic in any words), with a statement per message as for facts;
+# HAS_PREFERENCE once. The words it is shown in are the earliest statement's.
 PREFERENCES_MERGE = """
 MATCH (m:Message {uid: $message_uid, user_id: $user_id})
 MATCH (u:User {user_id: $user_id})
 UNWIND $preferences AS row
 MERGE (p:Preference {uid: row.uid})
-  ON CREATE SET p.user_id = $user_id, p.topic = row.topic, p.polarity = row.polarity, p.status = 'current',
+  ON CREATE SET p.user_id = $user_id, p.topic_key = row.topic_key, p.polarity = row.polarity, p.status = 'current',
                 p.id = row.uid
 WITH m, u, p, row, p.first_key IS NULL OR row.statement_key < p.first_key AS earliest
-SET p.category = CASE WHEN earliest THEN row.category ELSE p.category END,
+SET p.topic = CASE WHEN earliest THEN row.topic ELSE p.topic END,
+    p.category = CASE WHEN earliest THEN row.category ELSE p.category END,
     p.preference = CASE WHEN earliest THEN row.preference ELSE p.preference END,
     p.embedding = CASE WHEN earliest THEN row.embedding ELSE p.embedding END,
     p.confidence = CASE WHEN earliest THEN row.confidence ELSE p.confidence END,
@@ -728,9 +731,14 @@ MERGE (u)-[:HAS_PREFERENCE]->(p)
 RETURN count(*) AS written
 """
 
+# A preference written before topic keys has its topic only.
 PREFERENCE_STATEMENTS = """
-MATCH (p:Preference {user_id: $user_id, topic: $topic})
-WHERE p.status IN ['current', 'superseded']
+CALL () {
+  MATCH (p:Preference {user_id: $user_id, topic_key: $topic_key}) RETURN p
+  UNION
+  MATCH (p:Preference {user_id: $user_id, topic: $topic}) WHERE p.topic_key IS NULL RETURN p
+}
+WITH p WHERE p.status IN ['current', 'superseded']
 MATCH (p)-[e:EXTRACTED_FROM]->(m:Message)
 WHERE e.key IS NOT NULL
 RETURN p.uid AS uid,

@@ -203,6 +203,8 @@ class Preference(MemoryNode):
     category = StringProperty(required=True, index=True)
     preference = StringProperty(required=True)
     topic = StringProperty()
+    # What two topics said in other words share (memory.extraction.rules.preference_topic_key): the node's key.
+    topic_key = StringProperty()
     polarity = StringProperty(choices={p: p for p in POLARITIES})
     context = StringProperty()
     embedding = _embedding()

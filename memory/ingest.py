@@ -1,8 +1,8 @@
 """Turn one stored message into long-term memory: extraction, resolution, supersession.
 
 What a message states is keyed by what it is about, not by the message: an entity by its person,
-type and normal name, a fact by its subject, predicate and object, a preference by its topic and
-polarity. Each statement links its node to the message (EXTRACTED_FROM, MENTIONS) with the time it
+type and normal name, a fact by its subject, predicate and object, a preference by its topic key
+(the stems of its topic's words: "dancing" and "all dances" are one) and polarity. Each statement links its node to the message (EXTRACTED_FROM, MENTIONS) with the time it
 was said, and every property that several statements could set comes from the earliest of them.
 Which fact or preference is current is then worked out from all statements in the order they were
 said (a stated valid_from, then the message's created_at, then its seq), so the graph is a function
@@ -29,7 +29,7 @@ from memory import cypher
 from memory.embeddings import get_embedder
 from memory.extraction import ExtractedEntity, ExtractedFact, ExtractedPreference, Extraction, Turn, get_extractor
 from memory.extraction.names import name_core, name_tokens
-from memory.extraction.rules import predicate_cardinality, preference_topic
+from memory.extraction.rules import predicate_cardinality, preference_topic, preference_topic_key
 from memory.extraction.speakers import speaker_split
 from memory.models import Agent, Subject
 from memory.resolution.scoring import Candidate, score_pair
@@ -273,12 +273,14 @@ def _facts_write(*, user_id: str, statement: Statement, facts: list[ExtractedFac
 
 def _preferences_write(*, user_id: str, statement: Statement, preferences: list[ExtractedPreference],
                        vectors: list[list]) -> None:
-    """Link each preference to the message; the same topic and polarity is one node, the other polarity supersedes."""
+    """Link each preference to the message; the same topic in other words (preference_topic_key) and polarity is
+    one node, the other polarity supersedes."""
     rows, topics = [], set()
     for index, (preference, vector) in enumerate(zip(preferences, vectors)):
         topic = preference_topic(preference.topic) or preference_topic(preference.preference)
         rows.append({
             "uid": preference_uid(user_id=user_id, topic=topic, polarity=preference.polarity), "topic": topic,
+            "topic_key": preference_topic_key(topic),
             "polarity": preference.polarity, "category": preference.category, "preference": preference.preference,
             "embedding": vector, "confidence": preference.confidence, "statement_key": statement.key(None, index),
             "valid_from": statement.created_at,
@@ -294,7 +296,8 @@ def _preferences_write(*, user_id: str, statement: Statement, preferences: list[
 
 
 def preference_uid(*, user_id: str, topic: str, polarity: str) -> str:
-    return derived_uid(user_id, "preference", topic, polarity)
+    """Return the one uid of a person's preference on a topic, said in whichever words, and of one polarity."""
+    return derived_uid(user_id, "preference", preference_topic_key(topic), polarity)
 
 
 def corrections_follow(*, label: str, user_id: str, message_uid: str, rows: list[dict]) -> set[str]:
@@ -328,7 +331,8 @@ def statement_key_restated(*, key: str, valid_from: date | None) -> str:
 
 @dataclass(frozen=True)
 class StatementGroup:
-    """The nodes whose validity is settled together: a fact's subject and predicate, or a preference's topic."""
+    """The nodes whose validity is settled together: a fact's subject and predicate, or a preference's topic
+    (any of the words it was said in: its preference_topic_key is what they share)."""
 
     label: str
     key: str
@@ -342,7 +346,8 @@ def group_settle(*, user_id: str, group: StatementGroup) -> None:
         nodes, columns = db.cypher_query(cypher.FACT_STATEMENTS, {
             "user_id": user_id, "subject_key": group.key, "predicate": group.predicate})
     else:
-        nodes, columns = db.cypher_query(cypher.PREFERENCE_STATEMENTS, {"user_id": user_id, "topic": group.key})
+        nodes, columns = db.cypher_query(cypher.PREFERENCE_STATEMENTS, {
+            "user_id": user_id, "topic": group.key, "topic_key": preference_topic_key(group.key)})
     timeline_settle(label=group.label, user_id=user_id, nodes=[dict(zip(columns, n)) for n in nodes],
                     exclusive=group.exclusive)
 
@@ -504,11 +509,11 @@ def duplicates_find(*, user_id: str | None = None) -> Duplicates:
         topic, negative = _preference_topic(preference["preference"])
         topic = preference["topic"] or preference_topic(topic)
         polarity = preference["polarity"] or ("negative" if negative else "positive")
-        groups.setdefault((preference["user_id"], topic, polarity), []).append(preference)
+        groups.setdefault((preference["user_id"], preference_topic_key(topic), polarity), []).append(preference)
     preferences = []
-    for (owner, topic, polarity), members in sorted(groups.items()):
+    for (owner, key, polarity), members in sorted(groups.items()):
         if len(members) > 1:
-            canonical = _canonical(members, preference_uid(user_id=owner, topic=topic, polarity=polarity))
+            canonical = _canonical(members, preference_uid(user_id=owner, topic=key, polarity=polarity))
             preferences.append((owner, canonical, [m for m in members if m is not canonical]))
     return Duplicates(entities=entities, preferences=preferences)
 

@@ -18,6 +18,7 @@ from neomodel.exceptions import UniqueProperty
 
 from memory import cypher, ingest, selectors
 from memory.embeddings import get_embedder
+from memory.extraction.rules import preference_topic_key
 from memory.extraction.speakers import speaker_split
 from memory.graph import ENTITY_TYPES
 from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, kind_get
@@ -565,6 +566,7 @@ def _version_props(*, kind: str, item: dict, value: dict) -> tuple[dict, date | 
     text = value.get("preference", item["preference"])
     topic, polarity = ingest.preference_key(text)
     return {"category": value.get("category", item["category"]), "preference": text, "topic": topic,
+            "topic_key": preference_topic_key(topic),
             "polarity": polarity, "confidence": 1.0, "context": item.get("context"),
             "embedding": get_embedder().embed([text])[0].tolist()}, None
 

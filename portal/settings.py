@@ -234,9 +234,11 @@ RESOLUTION_AUTO_THRESHOLD = env.float("RESOLUTION_AUTO_THRESHOLD", default=0.9)
 RESOLUTION_REVIEW_THRESHOLD = env.float("RESOLUTION_REVIEW_THRESHOLD", default=0.7)
 # How far in the future a message's own created_at may lie (clients' clocks drift).
 MESSAGE_CLOCK_SKEW_SECONDS = env.int("MESSAGE_CLOCK_SKEW_SECONDS", default=300)
+# Predicates of which a newer value closes the older one. Not an event's place (OCCURRED_AT): two events said
+# alike ("the music festival") are two events, not one that moved.
 SINGLE_VALUED_PREDICATES = env.list(
     "SINGLE_VALUED_PREDICATES",
-    default=["EMPLOYED_BY", "RESIDES_AT", "HEADQUARTERS_AT", "SUBSIDIARY_OF", "LOCATED_AT", "OCCURRED_AT", "OWNED_BY", "ASSIGNED_TO"],
+    default=["EMPLOYED_BY", "RESIDES_AT", "HEADQUARTERS_AT", "SUBSIDIARY_OF", "LOCATED_AT", "OWNED_BY", "ASSIGNED_TO"],
 )
 
 # Self-service governance: exports expire; export and erasure workers run on the maintenance queue.

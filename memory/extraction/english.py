@@ -19,7 +19,7 @@ ORGANIZATION_HEADS = CORPORATE_SUFFIXES | {
 EVENT_HEADS = {
     "summit", "conference", "festival", "expo", "exhibition", "forum", "symposium", "congress", "games", "cup",
     "championship", "championships", "olympics", "marathon", "fair", "gala", "meetup", "hackathon", "week",
-    "convention", "ceremony", "awards", "tournament", "race", "concert", "election", "war",
+    "convention", "ceremony", "awards", "tournament", "race", "concert", "election", "war", "month", "day", "parade", "fest",
 }
 LOCATION_HEADS = {
     "street", "st", "road", "rd", "avenue", "ave", "lane", "boulevard", "square", "park", "bridge", "airport",
@@ -130,7 +130,7 @@ EVENT_NOUNS = {
     "review", "meeting", "conference", "summit", "workshop", "webinar", "seminar", "hackathon", "festival",
     "ceremony", "wedding", "party", "celebration", "concert", "launch", "offsite", "retreat", "inspection",
     "audit", "trial", "hearing", "interview", "match", "tournament", "race", "exhibition", "fair", "session",
-    "parade", "trip", "rally", "group", "class",
+    "parade", "trip", "rally", "group", "class", "run", "fest",
 }
 # Words that end like adverbs but modify nouns ("the quarterly review", "a family road trip").
 LY_ADJECTIVES = {"daily", "weekly", "monthly", "quarterly", "yearly", "early", "friendly", "lovely", "family", "lively",
@@ -187,14 +187,18 @@ INTERJECTIONS = {
     "good", "glad", "go", "remember", "dear", "dude", "man", "welcome", "morning", "evening", "night", "bravo",
     "kudos", "damn", "darn", "seriously", "honestly", "really", "same", "wanna", "gonna", "gotta", "please", "love",
     "hugs", "best", "happy", "exciting", "impressive", "beautiful", "stunning", "perfect", "fair", "interesting",
+    "ya", "anytime", "huh", "later", "cya",
 }
 # Words said to someone just before their name ("thanks Sam", "bye Jon").
 GREETINGS = {"thanks", "thank", "hey", "hi", "hello", "bye", "goodbye", "congrats", "congratulations", "cheers", "sorry",
-             "welcome", "night", "morning", "dear", "yo", "go"}
+             "welcome", "night", "morning", "dear", "yo", "go", "ya", "anytime", "huh", "later", "cya"}
 # Praise or sympathy said just before a name and a pause: "That is really great Jon!", "so sorry Jon."
 PRAISE_BEFORE_ADDRESS = {"great", "awesome", "amazing", "cool", "nice", "wonderful", "fantastic", "brilliant", "lovely",
                          "sweet", "super", "incredible", "sorry", "congrats", "congratulations", "bravo", "kudos",
                          "impressive", "beautiful", "stunning", "perfect", "exciting"}
+# Words that judge rather than state: "Boston's music scene is awesome" is an opinion, not an attribute.
+EVALUATIONS = PRAISE_BEFORE_ADDRESS | {"good", "bad", "fun", "great", "terrible", "awful", "boring", "crazy", "wild", "fab",
+                                       "epic", "cute", "adorable", "gorgeous", "special", "magical", "hard", "tough"}
 # Chat abbreviations written in capitals: not organisations.
 CHAT_ABBREVIATIONS = {
     "ok", "btw", "lol", "omg", "tbh", "imo", "imho", "fyi", "asap", "brb", "idk", "ngl", "ty", "thx", "pls", "plz",
@@ -217,6 +221,17 @@ TITLE_SMALL_WORDS = {"a", "an", "the", "of", "in", "on", "at", "to", "for", "by"
 # What a film or show is watched by, and what tickets are for: "watching The Last of Us", "tickets for Belfast".
 SCREENING_VERBS = {"watch", "watched", "watching", "rewatch", "rewatched", "stream", "streaming", "binge", "binged",
                    "playing", "showing", "screening"}
+# Verbs of using a thing: what follows is a thing ("playing Civilization VI", "drove the Prius").
+USE_VERBS = {"play", "plays", "played", "playing", "drive", "drives", "drove", "driving", "ride", "rode", "riding",
+             "install", "installed", "download", "downloaded", "bought", "buy", "read", "reading"}
+# Words of going somewhere: "went to X", "a trip to X" (but not "said goodbye to X").
+TRAVEL_WORDS = {"go", "goes", "went", "going", "gone", "come", "came", "coming", "move", "moved", "moving", "travel",
+                "travelled", "traveled", "traveling", "travelling", "trip", "flew", "fly", "flight", "drove", "drive",
+                "headed", "heading", "return", "returned", "back", "visit", "visited", "road", "way", "welcome", "got"}
+# Words of posting: "posted it on X", "followers on X".
+POSTING_WORDS = {"post", "posts", "posted", "posting", "share", "shares", "sharing", "follow", "followers", "found",
+                 "saw", "seen", "watch", "watched", "video", "videos", "page", "account", "live", "upload", "uploaded",
+                 "message", "messaged", "chat", "chatted", "group", "app"}
 SCREENING_NOUNS = {"ticket", "tickets", "showtime", "showtimes", "showing", "showings", "screening", "screenings"}
 
 # Auxiliaries after a sentence opener: "Life is good" as much as "Halima is a member", so the opener is a
@@ -251,6 +266,11 @@ ENDED = r"\b(?:used to|formerly|previously)\b"
 HEDGE = (r"(?i:\b(?:might|could|would|should|perhaps|maybe|possibly|probably|likely|unlikely|if|whether|"
          r"plans? to|planning to|hopes? to|hoping to|wants? to|considering|thinking (?:of|about)|expects? to|"
          r"supposedly|rumou?red)\b)|\bmay\b")
+# What is to come, or would be: "I'll let you know when I'm in Boston", "I'd go", "gonna", "can't wait to".
+# Lower-case "will" only (not the name).
+FUTURE = (r"(?i:['’]ll\b|['’]d\b|\b(?:shall|gonna|wanna|going to|about to|someday|one day|upcoming|"
+          r"can['’]t wait|cannot wait|looking forward|wish|hope|dream of|"
+          r"when\s+(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|\s+get|\s+go|\s+come|\s+visit|\s+have))\b)|\bwill\b")
 # "the owner of X is Y" names a relation rather than a plain attribute.
 ATTRIBUTE_RELATIONS = {"owner": "OWNED_BY", "assignee": "ASSIGNED_TO", "location": "LOCATED_AT", "employer": "EMPLOYED_BY"}
 # Attributes read from "X has <attribute> <value>"; with "of" or "'s" any noun is an attribute.
@@ -272,6 +292,9 @@ JOB_NOUNS = {
 }
 # Groups a person belongs to when they say "my ...": "my dance crew", "my book club".
 GROUP_NOUNS = {"crew", "band", "team", "club", "choir", "troupe", "squad", "ensemble", "orchestra", "league", "chapter"}
+# Groups one joins: "I joined a nearby church", "a service-focused online group".
+JOINED_GROUPS = GROUP_NOUNS | {"group", "gym", "church", "program", "programme", "brigade", "society", "community",
+                               "organization", "organisation", "union", "circle", "class", "course", "association"}
 # What a person plays: "I started playing acoustic guitar".
 INSTRUMENTS = {"guitar", "piano", "violin", "cello", "drums", "bass", "ukulele", "flute", "clarinet", "saxophone", "sax",
                "trumpet", "trombone", "harp", "keyboard", "banjo", "mandolin", "harmonica", "viola", "accordion", "organ"}

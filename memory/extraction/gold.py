@@ -24,6 +24,8 @@ from memory.extraction.results import ExtractedEntity, ExtractedFact, ExtractedP
 
 TASKMASTER_FILE = "taskmaster.json"
 LOCOMO_FILE = "locomo_dev.json"
+# Turns of the conversations the extractor was not developed on (issue 20): scored alone, never tuned on.
+HELDOUT_FILE = "locomo_heldout.json"
 # A topic this short ("it", "tea") must match whole, never inside another topic.
 MIN_CONTAINED = 4
 PERSON = "user"
@@ -45,6 +47,7 @@ class GoldTurn:
     facts: tuple[dict, ...] = ()
     preferences: tuple[dict, ...] = ()
     ignore: tuple[str, ...] = ()
+    speaker: str | None = None
 
 
 def surface(text: str) -> str:
@@ -59,37 +62,63 @@ def _forms(*names: str | Iterable[str]) -> set[str]:
     return {surface(n) for n in flat if surface(n)}
 
 
-def gold_load(*, directory: Path, locomo: Path | None = None) -> list[GoldTurn]:
-    """Return the gold turns: Taskmaster's always, LoCoMo's when a local copy of LoCoMo is given."""
+def gold_load(*, directory: Path, locomo: Path | None = None, heldout: bool = False,
+              first_speaker: str = "user") -> list[GoldTurn]:
+    """Return the gold turns: Taskmaster's always, LoCoMo's development turns when a local copy of LoCoMo is given;
+    with `heldout`, the held-out LoCoMo turns alone.
+
+    A LoCoMo turn's role comes from its speaker: the conversation's first speaker is `first_speaker`, the other
+    the other role. The facts and preferences labelled on a turn are what its speaker says about themself, so they
+    are expected only when that speaker is the person (role "user").
+    """
+    if heldout:
+        if locomo is None:
+            raise GoldError("The held-out turns are LoCoMo's: give a local copy of LoCoMo too")
+        return _locomo_turns(directory / HELDOUT_FILE, locomo=locomo, source="heldout", first_speaker=first_speaker)
     path = directory / TASKMASTER_FILE
     if not path.is_file():
         raise GoldError(f"No gold file {path}")
-    turns = [_turn(raw, source="taskmaster", text=raw["text"], reference_date=None)
+    turns = [_turn(raw, source="taskmaster", role=raw["role"], text=raw["text"], reference_date=None)
              for raw in json.loads(path.read_text())["turns"]]
     if locomo is not None:
-        labels = json.loads((directory / LOCOMO_FILE).read_text())
-        texts = locomo_texts(directory=locomo, samples=labels["samples"])
-        for raw in labels["turns"]:
-            key = (raw["sample_id"], raw["dia_id"])
-            if key not in texts:
-                raise GoldError(f"{raw['id']}: no such dialog id in the LoCoMo copy at {locomo}")
-            speaker, text, when = texts[key]
-            if speaker != raw["speaker"] or hashlib.sha256(text.encode()).hexdigest() != raw["text_sha256"]:
-                raise GoldError(f"{raw['id']}: the LoCoMo copy at {locomo} differs from the one labelled")
-            turns.append(_turn(raw, source="locomo", text=text, reference_date=when))
+        turns += _locomo_turns(directory / LOCOMO_FILE, locomo=locomo, source="locomo", first_speaker=first_speaker)
     return turns
 
 
-def _turn(raw: dict, *, source: str, text: str, reference_date: date | None) -> GoldTurn:
+def _locomo_turns(path: Path, *, locomo: Path, source: str, first_speaker: str) -> list[GoldTurn]:
+    if not path.is_file():
+        raise GoldError(f"No gold file {path}")
+    labels = json.loads(path.read_text())
+    texts, first_speakers = locomo_texts(directory=locomo, samples=labels["samples"])
+    other = {"user": "assistant", "assistant": "user"}[first_speaker]
+    turns = []
+    for raw in labels["turns"]:
+        key = (raw["sample_id"], raw["dia_id"])
+        if key not in texts:
+            raise GoldError(f"{raw['id']}: no such dialog id in the LoCoMo copy at {locomo}")
+        speaker, text, when = texts[key]
+        if speaker != raw["speaker"] or hashlib.sha256(text.encode()).hexdigest() != raw["text_sha256"]:
+            raise GoldError(f"{raw['id']}: the LoCoMo copy at {locomo} differs from the one labelled")
+        role = first_speaker if speaker == first_speakers[raw["sample_id"]] else other
+        turns.append(_turn(raw, source=source, role=role, text=text, reference_date=when))
+    return turns
+
+
+def _turn(raw: dict, *, source: str, role: str, text: str, reference_date: date | None) -> GoldTurn:
+    said_by_person = role == "user"
     return GoldTurn(
-        id=raw["id"], source=source, role=raw["role"], context=tuple(raw["context"]), text=text,
-        reference_date=reference_date, entities=tuple(raw["entities"]), facts=tuple(raw["facts"]),
-        preferences=tuple(raw["preferences"]), ignore=tuple(raw.get("ignore", ())),
+        id=raw["id"], source=source, role=role, context=tuple(raw["context"]), text=text,
+        reference_date=reference_date, entities=tuple(raw["entities"]),
+        facts=tuple(raw["facts"]) if said_by_person else (),
+        preferences=tuple(raw["preferences"]) if said_by_person else (), ignore=tuple(raw.get("ignore", ())),
+        speaker=raw.get("speaker"),
     )
 
 
-def locomo_texts(*, directory: Path, samples: Sequence[str]) -> dict[tuple[str, str], tuple[str, str, date]]:
-    """Return (speaker, text, session day) by (sample id, dialog id), from locomo10.json or the zip's <n>.json files."""
+def locomo_texts(*, directory: Path, samples: Sequence[str]) -> tuple[dict[tuple[str, str], tuple[str, str, date]],
+                                                                      dict[str, str]]:
+    """Return (speaker, text, session day) by (sample id, dialog id), and each sample's first speaker, from
+    locomo10.json or the zip's <n>.json files."""
     if not directory.is_dir():
         raise GoldError(f"--locomo: no directory {directory}")
     conversations = {}
@@ -110,7 +139,7 @@ def locomo_texts(*, directory: Path, samples: Sequence[str]) -> dict[tuple[str, 
                 continue
             day = datetime.strptime(conversation[f"{key}_date_time"].strip(), "%I:%M %p on %d %B, %Y").date()
             texts |= {(sample, t["dia_id"]): (t["speaker"], t["text"], day) for t in turns}
-    return texts
+    return texts, {sample: conversations[sample]["speaker_a"] for sample in samples}
 
 
 @dataclass

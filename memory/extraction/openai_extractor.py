@@ -20,6 +20,7 @@ from memory.extraction.results import (
     Turn,
 )
 from memory.extraction.rules import predicate_cardinality, preference_topic
+from memory.extraction.speakers import labels_strip
 
 NEGATION = re.compile(NEGATION_PATTERN)
 # How a model may name the person a fact is about; all of them are stored as "user".
@@ -86,7 +87,8 @@ Preferences: only the user's own likes, dislikes and standing instructions, said
 category (food, travel, communication, style, schedule, technology, entertainment, general), the topic
 (what it is about, a short lower-case phrase such as "curry for lunch") and its polarity.
 Never output a relation or fact that the message negates ("did not join" yields nothing).
-Earlier turns only help resolve references; extract only what the message itself states."""
+Earlier turns only help resolve references; extract only what the message itself states.
+A sender's name, when given, says who speaks: it is no entity and no part of what the message says."""
 
 
 class OpenAIExtractor:
@@ -103,18 +105,23 @@ class OpenAIExtractor:
     def extract(
         self, *, text: str, role: str = "user", context: Sequence[Turn] = (), reference_date: date | None = None,
     ) -> Extraction:
+        said, earlier = labels_strip(text, [turn.content for turn in context])
         prompt = f"Reference date: {reference_date.isoformat() if reference_date else 'unknown'}\n"
         if context:
-            turns = "\n".join(f"[{turn.role}] {turn.content}" for turn in context)
+            turns = "\n".join(f"[{_sender(turn.role, e.speaker)}] {e.text}" for turn, e in zip(context, earlier))
             prompt += f"Earlier turns, oldest first:\n{turns}\n\n"
-        prompt += f"Sent by: {role}\nMessage:\n{text}"
+        prompt += f"Sent by: {_sender(role, said.speaker)}\nMessage:\n{said.text}"
         response = self.client.chat.completions.create(
             model=self.model,
             temperature=0,
             messages=[{"role": "system", "content": INSTRUCTIONS}, {"role": "user", "content": prompt}],
             response_format={"type": "json_schema", "json_schema": {"name": "memory_extraction", "strict": True, "schema": SCHEMA}},
         )
-        return self._parse(json.loads(response.choices[0].message.content), text=text, role=role)
+        extraction = self._parse(json.loads(response.choices[0].message.content), text=said.text, role=role)
+        shift = said.label_length
+        for entity in extraction.entities:
+            entity.mentions = [ExtractedMention(m.text, m.start + shift, m.end + shift, m.confidence) for m in entity.mentions]
+        return extraction
 
     def _parse(self, payload: dict, *, text: str, role: str = "user") -> Extraction:
         """Build the extraction from the model's answer; what it says of the user counts only when the user spoke."""
@@ -162,6 +169,11 @@ class OpenAIExtractor:
             if by_person and p["preference"].strip()
         ]
         return Extraction(entities=list(entities.values()), relations=relations, facts=facts, preferences=preferences, extractor=self.name)
+
+
+def _sender(role: str, speaker: str | None) -> str:
+    """Return who sent a turn: its role, and the name it was labelled with ("user (Caroline)")."""
+    return f"{role} ({speaker})" if speaker else role
 
 
 def _locate(forms: list[str], text: str) -> list[ExtractedMention]:

@@ -10,6 +10,7 @@ shares: which predicates hold one value at a time, and the normal form of a pref
 import re
 from dataclasses import dataclass
 
+import snowballstemmer
 from django.conf import settings
 
 from memory.extraction.results import ENTITY_TYPES
@@ -63,7 +64,7 @@ RULES = [
          rf"(?:is|was|am|became) (?:a|an|the) {ROLE} (?:at|for|of|with)|"
          rf"(?:became|becomes|was named|was appointed|is now) {ROLE} (?:at|for|of|with))\s+{DET}"),
     rule(None, PEOPLE, {O}, rf"\s+{AUX}(?:left|leaves|leave|quit|quits|resigned from|was fired by|was laid off by)\s+{DET}"),
-    rule("EMPLOYED_BY", {P}, {O}, rf"\s+(?:of|from)\s+{DET}"),
+    rule("EMPLOYED_BY", {P}, {O}, rf"\s+(?:of|from)\s+{DET}", retypes=False),
     rule("EMPLOYED_BY", {P}, {O}, rf"\s*,\s+(?:the|a|an|our|their)\s+{ROLE}\s+(?:at|of|for|with)\s+{DET}"),
     rule("SUBSIDIARY_OF", {O}, {O},
          rf"\s+{AUX}(?:is|was|became|remains) (?:a|an|the) (?:wholly[- ]owned )?(?:subsidiary|division|unit|arm|part|affiliate) of\s+{DET}|"
@@ -118,7 +119,7 @@ RULES = [
          rf"organi[sz]ed|organi[sz]es|joined|led|leads|took part in|takes part in|participated in|participates in|"
          rf"competed in|exhibited at|sponsored|sponsors|won|ran)\s+{DET}"),
     rule("PARTICIPATED_IN", PEOPLE, {E},
-         rf"\s+{AUX}(?:went to|go to|goes to|been to|got back from|came back from|returned from)\s+{DET}",
+         rf"\s+{AUX}(?:went to|go to|goes to|been to|got back from|came back from|returned from|went on|been on)\s+{DET}",
          retypes=False),
     rule("VISITED", {SPEAKER}, {L},
          rf"\s+{AUX}(?:visited|been to|traveled to|travelled to|flew to|toured)\s+{DET}", retypes=False),
@@ -189,13 +190,20 @@ PREFERENCE_FORMS = [
     preference_form(r"(?:^|(?<=[.!?;,])\s*|\b(?:but|and)\s+)(?P<topic>(?!(?:but|and|so|it|that|this|they|he|she|you)\b)"
                     r"[a-z][\w'’ -]{1,40}?)\s+(?:(?:sure|really|always|do|does)\s+)*brings?\s+(?:me\s+|us\s+)?"
                     r"(?:so\s+much\s+|a\s+lot\s+of\s+|such\s+|great\s+)?joy\b", "positive", "likes {topic}"),
+    preference_form(r"(?:^|(?<=[.!?;,])\s*|\b(?:but|and)\s+)(?P<topic>[\"“]?(?!(?:but|and|so|it|that|this|they|he|she|you)\b)"
+                    r"[a-z][\w'’ -]{1,40}?[\"”]?)\s+(?:(?:really|always|truly|sure|still|just|has|have)\s+)*"
+                    r"(?:means?\s+(?:so\s+much|a\s+lot|the\s+world|everything)\s+to\s+me|"
+                    r"ha(?:s|ve)\s+(?:a\s+lot\s+of|so\s+much|great|special)\s+(?:significance|meaning)\s+(?:for|to)\s+me|"
+                    r"(?:is|are)\s+(?:a|an)\s+(?:important|big|huge|special)\s+part\s+of\s+my\s+life|"
+                    r"makes?\s+me\s+(?:so\s+|really\s+|very\s+)?happy|(?:keeps?|kept)\s+me\s+going)\b",
+                    "positive", "likes {topic}"),
     preference_form(r"\bplease\s+(?P<lead>always)\s+", "positive", "{lead} {topic}"),
     preference_form(r"\bplease\s+(?P<lead>never|don['’]t|do not)\s+", "negative", "{lead} {topic}"),
 ]
 # Where a preference's topic ends: the sentence, a dash, "but", a comma or "and" before a new clause, or a
 # trailing "so much", "too", "since I was a kid", so that the same liking said twice has one topic.
 TOPIC_END = re.compile(r"[.!?;]|(?<=\w)[\"”]|\s*[-–—]\s+|\s+but\s+|,\s+(?=(?:it|that|which|so|and i|i|we|they|you|this|there)\b)"
-                       r"|\s+and\s+(?=(?:it|i|that|this|we)\b)"
+                       r"|\s+and\s+(?=(?:it|i|that|this|we|how|what|why|where|when)\b)"
                        r"|\s+(?:so much|a lot|too|as well|even more|these days|anymore|any more|lately|nowadays|since|when|whenever|because|['’]cause|if)\b",
                        re.IGNORECASE)
 # A topic that is only a reference or a clause ("I love it", "I love that you came") says nothing by itself.
@@ -219,3 +227,20 @@ TOPIC_NOISE = re.compile(r"^(?:(?:the|a|an|my|our|some|any|to|of)\s+|[\"“‘']
 def preference_topic(text: str) -> str:
     """Return the normal form of what a preference is about: "The spicy  food!" -> "spicy food"."""
     return TOPIC_NOISE.sub("", re.sub(r"\s+", " ", text.strip().lower())).strip()
+
+
+STEMMER = snowballstemmer.stemmer("english")
+# Words that say how much or whose, not what: "all dances", "my dogs", "really good food".
+TOPIC_KEY_NOISE = frozenset(
+    "the a an my our your his her their its this that these those all any some every each much many more most lot "
+    "lots of to and or so very really just also too such kind sort bit little few whole other".split())
+
+
+def preference_topic_key(topic: str) -> str:
+    """Return what makes two topics one preference: their content words' stems, in order of first appearance.
+
+    "dancing", "Dance" and "all dances" are one preference ("danc"); "contemporary dance" is another.
+    """
+    words = re.findall(r"[a-z0-9]+", topic.lower())
+    stems = [STEMMER.stemWord(w) for w in words if w not in TOPIC_KEY_NOISE]
+    return " ".join(dict.fromkeys(stems)) or preference_topic(topic)

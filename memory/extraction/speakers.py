@@ -1,6 +1,8 @@
 """Speaker labels: clients that replay a chat between people often send each turn as "Name: text"."""
 
 import re
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from memory.extraction import english
 
@@ -29,3 +31,25 @@ def speaker_split(text: str) -> tuple[str | None, str]:
     if any(w in LABEL_WORDS or w in english.WEEKDAYS or w in english.MONTHS for w in words):
         return None, text
     return found["name"], found["text"]
+
+
+class Said(NamedTuple):
+    """What a message says without its speaker label, who said it, and how long the label was."""
+
+    speaker: str | None
+    text: str
+    label_length: int
+
+
+def labels_strip(text: str, earlier: Sequence[str]) -> tuple[Said, list[Said]]:
+    """Return what a message and its earlier turns say without their speaker labels.
+
+    Labels are read only in a conversation that uses them: with earlier turns, one of them must be labelled
+    too, so that a message opening with "Spider-Man: No Way Home is playing at" keeps its title.
+    """
+    turns = [text, *earlier]
+    split = [speaker_split(turn) for turn in turns]
+    if earlier and not any(speaker for speaker, _ in split[1:]):
+        split = [(None, turn) for turn in turns]
+    said = [Said(speaker, rest, len(turn) - len(rest)) for turn, (speaker, rest) in zip(turns, split)]
+    return said[0], said[1:]

@@ -69,6 +69,23 @@ def test_locomo_labels_carry_no_text_and_only_development_conversations():
         assert turn["sample_id"] in DEVELOPMENT and turn["id"] == f"{turn['sample_id']}:{turn['dia_id']}"
 
 
+def test_heldout_labels_carry_no_text_and_no_development_conversation():
+    data = json.loads((GOLD / "locomo_heldout.json").read_text())
+    turns = data["turns"]
+    assert len(turns) >= 150 and len({t["id"] for t in turns}) == len(turns)
+    assert not set(data["samples"]) & DEVELOPMENT
+    seen = {}
+    for turn in turns:
+        assert "text" not in turn and "role" not in turn and re.fullmatch(r"[0-9a-f]{64}", turn["text_sha256"]), turn["id"]
+        assert turn["sample_id"] in data["samples"] and f"{turn['sample_id']}:{turn['session']}" in data["sessions"]
+        earlier = seen.setdefault(dialog_of(turn), [])
+        assert turn["context"] == earlier, f"{turn['id']}: context is not the session's earlier turns"
+        earlier.append(turn["id"])
+        assert all(fact["subject"] == "user" for fact in turn["facts"]), turn["id"]
+        for entity in turn["entities"]:
+            assert {entity["type"], *entity.get("also", ())} <= set(ENTITY_TYPES), turn["id"]
+
+
 @pytest.fixture
 def tiny_gold(tmp_path):
     """A gold directory with the real Taskmaster file and one LoCoMo turn, and a LoCoMo copy that holds it."""
@@ -80,7 +97,8 @@ def tiny_gold(tmp_path):
     (gold / "locomo_dev.json").write_text(json.dumps({"samples": ["conv-26"], "turns": [{
         "id": "conv-26:D1:1", "sample_id": "conv-26", "dia_id": "D1:1", "session": 1, "speaker": "Caroline",
         "role": "user", "context": [], "text_sha256": hashlib.sha256(text.encode()).hexdigest(),
-        "entities": [{"name": "Lisbon", "type": "LOCATION"}], "facts": [], "preferences": []}]}))
+        "entities": [{"name": "Lisbon", "type": "LOCATION"}], "preferences": [],
+        "facts": [{"subject": "user", "predicate": "RESIDES_AT", "object": "Lisbon"}]}]}))
     conversation = {"speaker_a": "Caroline", "speaker_b": "Melanie", "session_1_date_time": "1:56 pm on 8 May, 2023",
                     "session_1": [{"speaker": "Caroline", "dia_id": "D1:1", "text": text}]}
     (locomo / "26.json").write_text(json.dumps(conversation))
@@ -95,6 +113,9 @@ def test_locomo_text_is_read_from_the_local_copy_and_checked(tiny_gold):
     added = turns[-1]
     assert (added.source, added.role, added.text) == ("locomo", "user", "Hey Mel! I moved to Lisbon last week.")
     assert added.reference_date.isoformat() == "2023-05-08"
+    assert added.facts and added.speaker == "Caroline"
+    swapped = gold_load(directory=gold, locomo=locomo, first_speaker="assistant")[-1]
+    assert (swapped.role, swapped.entities, swapped.facts) == ("assistant", added.entities, ())
 
     conversation["session_1"][0]["text"] = "Hey Mel! I moved to Porto last week."
     (locomo / "26.json").write_text(json.dumps(conversation))

@@ -105,3 +105,22 @@ def test_review_proposes_instead(old_graph):
     aliases = db.cypher_query("MATCH (e:Entity {user_id: $u, name: 'Kestrel Robotics', type: 'ORGANIZATION'}) "
                               "RETURN e.aliases", {"u": user})[0][0][0]
     assert aliases == ["KR"]
+
+
+def test_a_preference_written_apart_in_other_words_is_merged_and_restored(granted):
+    subject, _, _ = granted
+    user = subject.user_id
+    # The graph an extraction before topic keys wrote: one liking in two nodes, keyed by their words.
+    db.cypher_query("""
+        MERGE (u:User {user_id: $u}) ON CREATE SET u.uid = randomUUID()
+        CREATE (u)-[:HAS_PREFERENCE]->(:Preference {uid: randomUUID(), user_id: $u, category: 'entertainment',
+               preference: 'likes dancing', topic: 'dancing', polarity: 'positive', status: 'current',
+               valid_from: datetime('2025-01-01T10:00:00Z')})
+        CREATE (u)-[:HAS_PREFERENCE]->(:Preference {uid: randomUUID(), user_id: $u, category: 'entertainment',
+               preference: 'likes all dances', topic: 'all dances', polarity: 'positive', status: 'current',
+               valid_from: datetime('2025-01-02T10:00:00Z')})""", {"u": user})
+    before = graph_snapshot(user)
+    assert _dedupe(user=user)["preferences_merged"] == 1
+    assert _current_preferences(user) == ["likes dancing"]
+    assert _dedupe(restore=True, user=user) == {"preferences_restored": 1}
+    assert graph_snapshot(user) == before

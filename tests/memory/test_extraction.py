@@ -329,6 +329,10 @@ def test_relative_dates_need_the_reference_date_and_may_is_a_month_only_capitali
     assert stated_date("It may rain.", reference_date=date(2026, 3, 20)) is None
 
 
+def test_an_events_place_is_not_single_valued():
+    assert predicate_cardinality("OCCURRED_AT") == "multi" and predicate_cardinality("EMPLOYED_BY") == "single"
+
+
 @pytest.mark.parametrize(("predicate", "cardinality"), [
     ("EMPLOYED_BY", "single"), ("HAS_STATUS", "single"), ("KNOWS", "multi"), ("LIVES_IN", "single"),
 ])
@@ -607,3 +611,124 @@ def test_a_quoted_nickname_between_a_first_and_a_last_name_is_part_of_the_name()
     result = extract('With weeks left, NASA executive Jocinda "Jo" Fowler teams up with a man.', role="assistant")
     assert types(result) == {"NASA": "ORGANIZATION", 'Jocinda "Jo" Fowler': "PERSON"}
     assert types(extract('I loved "Brave" by Sara Bareilles.'))["Brave"] == "OBJECT"
+
+
+@pytest.mark.parametrize("first", ["user", "assistant"])
+def test_a_speaker_label_is_the_speaker_never_an_entity_nor_read_by_a_rule(first):
+    second = "assistant" if first == "user" else "user"
+    context = [Turn(role=first, content="Caroline: Hey Mel! Thanks Mel, it was great."),
+               Turn(role=second, content="Melanie: Did you like the Boston trip?")]
+    text = "Caroline: Thanks Melanie! I went to Boston with my friend Jon Snow."
+    labelled = extract(text, role=first, context=context)
+    plain = extract(text.split(": ", 1)[1], role=first, context=[Turn(t.role, t.content.split(": ", 1)[1]) for t in context])
+    assert types(labelled) == types(plain) == {"Boston": "LOCATION", "Jon Snow": "PERSON"}
+    assert facts(labelled) == facts(plain)
+    assert all(text[m.start:m.end] == m.text for e in labelled.entities for m in e.mentions)
+
+
+def test_titles_in_quotes_are_names_never_relations():
+    result = extract('I loved "The Lord of the Rings" and \'Embracing Identity\'. "Charlotte\'s Web" too!')
+    assert types(result) == {"The Lord of the Rings": "OBJECT", "Embracing Identity": "OBJECT", "Charlotte's Web": "OBJECT"}
+    assert result.facts == [] and result.relations == []
+
+
+@pytest.mark.parametrize("text", [
+    "I'll let you know when I'm in Boston!", "When I'm in Boston I'll call you.", "I will move to Lisbon next year.",
+    "I'd join Fjord Systems in a heartbeat.", "Can't wait to visit Japan someday.",
+])
+def test_future_hypothetical_and_conditional_statements_are_no_facts(text):
+    assert extract(text).facts == []
+
+
+def test_a_pronoun_in_the_subjects_form_is_no_object():
+    result = extract("I love DIYs, and I know she does too.")
+    assert result.facts == [] and result.entities == []
+
+
+@pytest.mark.parametrize(("text", "context"), [
+    ("I'd rather show you a photo of it.", ""), ("I love your commitment!", ""), ("I like to say thanks for that.", ""),
+    ("I love all the yellow leaves, it looks so cozy.", ""), ("Wow, I love the colors!", "Here's a pic of my garden."),
+])
+def test_compliments_and_remarks_to_the_listener_are_no_preferences(text, context):
+    earlier = [Turn(role="assistant", content=context)] if context else []
+    assert extract(text, context=earlier).preferences == []
+
+
+def test_a_liking_of_a_kind_stays_a_preference_beside_a_photo():
+    earlier = [Turn(role="assistant", content="Here's a pic from the show.")]
+    assert [p.topic for p in extract("I love all dances, but contemporary is my top pick.", context=earlier).preferences] \
+        == ["all dances", "contemporary"]
+
+
+@pytest.mark.parametrize(("text", "name", "type_"), [
+    ("I posted the video on Facebook last night.", "Facebook", "ORGANIZATION"),
+    ("We took the Prius for a long drive.", "Prius", "OBJECT"),
+    ("I've been playing Civilization a lot.", "Civilization", "OBJECT"),
+    ("Last month we flew to Nuuk for a week.", "Nuuk", "LOCATION"),
+    ("We had to say goodbye to Max.", "Max", "PERSON"),
+])
+def test_a_names_type_comes_from_its_context(text, name, type_):
+    assert types(extract(text))[name] == type_
+
+
+def test_a_participant_named_in_a_labelled_conversation_is_no_entity():
+    context = [Turn(role="user", content="Jon: I lost my job."), Turn(role="assistant", content="Gina: Oh no!")]
+    result = extract("Jon: Thanks Gin. Sorry about your shop Gina, and say hi to Rob.", context=context)
+    assert types(result) == {"Rob": "PERSON"}
+
+
+def test_taking_part_in_something_unnamed_is_not_taking_part_in_the_last_event():
+    context = [Turn(role="assistant", content="I joined a beginner class last week.")]
+    assert extract("I participated in a 5K charity run for a shelter.", context=context).facts == []
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("Just yesterday I joined a nearby church.", ("user", "MEMBER_OF", "nearby church")),
+    ("I just joined a new LGBTQ activist group last Tues.", ("user", "MEMBER_OF", "LGBTQ activist group")),
+    ("My family and I went on a road trip to Oregon.", ("user", "VISITED", "Oregon")),
+    ("Last week I went on a mountaineering trip with workmates.", ("user", "PARTICIPATED_IN", "mountaineering trip")),
+])
+def test_what_the_person_joined_and_where_they_went(text, fact):
+    assert fact in facts(extract(text))
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    ("Friendship means a lot to me.", "friendship"), ("Dancing makes me so happy.", "dancing"),
+    ('"Brave" has a lot of significance for me.', "brave"), ("Volunteering is an important part of my life.", "volunteering"),
+    ("My family is my motivation and they keep me going.", None),
+])
+def test_what_means_a_lot_or_keeps_the_person_going_is_a_liking(text, topic):
+    assert [p.topic for p in extract(text).preferences] == ([topic] if topic else [])
+
+
+@pytest.mark.parametrize("text", [
+    "I love making him happy.", "I enjoy the taste of these.", "I love their work.", "Love sure does bring us joy, huh?",
+    "I'm passionate about sharing that with others.", "Remembering those we love is important.",
+])
+def test_a_liking_of_a_reference_or_asked_is_no_preference(text):
+    assert extract(text).preferences == []
+
+
+def test_a_reference_inside_a_longer_topic_keeps_it():
+    assert [p.topic for p in extract("I love helping the community and making it a better place.").preferences] == [
+        "helping the community and making it a better place"]
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ('I watched "The Lord of the Rings" Trilogy last night!', {"The Lord of the Rings": "OBJECT"}),
+    ("See ya Nate! Anytime Jo!", {}), ("Recently started learning an instrument.", {}),
+    ("German Shepherds are loyal.", {}), ("I really should start one, shouldn't I. That seems valuable!", {}),
+    ("Wow, Congrats on those deals!", {}),
+])
+def test_what_chat_capitalises_is_no_name(text, names):
+    result = extract(text)
+    assert types(result) == names and result.facts == []
+
+
+def test_a_person_of_a_thing_is_no_employee():
+    assert extract("It's a map of Middle-earth from LOTR.").facts == []
+
+
+def test_joining_a_group_is_membership_and_an_opinion_is_no_attribute():
+    assert facts(extract("I just joined a writers group.")) == {("user", "MEMBER_OF", "writers group")}
+    assert extract("Hey, Boston's music scene is awesome!").facts == []

@@ -93,6 +93,16 @@ def test_the_prompt_names_the_sender_and_an_assistant_states_nothing_about_the_p
     assert [(r.source, r.type, r.target) for r in result.relations] == [("Marta Kowalski", "EMPLOYED_BY", "Fjord Systems")]
 
 
+def test_a_speaker_label_names_the_sender_and_is_no_part_of_the_message(openai_stub):
+    context = [Turn(role="assistant", content="Melanie: How was the week?")]
+    text = "Caroline: Marta Kowalski joined Fjord Systems."
+    result = get_extractor().extract(text=text, context=context)
+    prompt = openai_stub.requests[-1]["body"]["messages"][-1]["content"]
+    assert "[assistant (Melanie)] How was the week?" in prompt
+    assert prompt.endswith("Sent by: user (Caroline)\nMessage:\nMarta Kowalski joined Fjord Systems.")
+    assert all(text[m.start:m.end] == e.name for e in result.entities for m in e.mentions)
+
+
 @pytest.mark.parametrize(("role", "kept"), [("user", 1), ("assistant", 0), ("tool", 0)])
 def test_facts_and_preferences_about_the_user_count_only_when_the_user_spoke(role, kept):
     with override_settings(OPENAI_API_KEY="sk-test", OPENAI_BASE_URL="http://127.0.0.1:9/v1"):

@@ -1,7 +1,7 @@
 """The graph extraction writes is a function of the messages and their order, never of the order tasks ran in.
 
 One conversation (two people talking over three sessions: a job change, a move, a preference said
-twice and then reversed, a colleague named twice, a short form of a company, an assistant speaking
+twice in other words and then reversed, a colleague named twice, a short form of a company, an assistant speaking
 in the first person) is extracted message by message through memory.ingest.message_extract in
 several orders, and the whole graph of the person is compared property by property.
 
@@ -33,7 +33,7 @@ CONVERSATION = {
     "2025-02-03": [
         ("user", "Since 3 March 2024 I have volunteered at the Lisbon Food Bank."),
         ("user", "I work at Globex now."),
-        ("user", "I like curry for lunch."),
+        ("user", "I love curries for lunch."),
         ("user", "Kestrel is hiring again, Anna says."),
         ("assistant", "Good to know. I live in Porto, so I can't visit."),
         ("user", "I moved to Porto."),
@@ -113,6 +113,9 @@ def test_every_extraction_order_gives_the_same_graph(granted):
     assert facts[("EMPLOYED_BY", "Initech")] == "current"
     assert facts[("EMPLOYED_BY", "Acme Corp")] == facts[("EMPLOYED_BY", "Globex")] == "superseded"
     assert sum(1 for key in in_order if key[:2] == ("node", ("Preference",))) == 2
+    liked, = [key[2] for key, p in in_order.items() if key[:2] == ("node", ("Preference",)) and p["polarity"] == "positive"]
+    assert in_order[("node", ("Preference",), liked)]["topic"] == "curry for lunch"  # the earliest statement's words
+    assert sum(1 for key in in_order if key[:3] == ("rel", "EXTRACTED_FROM", liked)) == 2
 
     generator = random.Random(11)
     orders = [uids[::-1], uids[1::2] + uids[::2]] + [generator.sample(uids, len(uids)) for _ in range(3)]

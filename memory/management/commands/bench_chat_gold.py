@@ -20,15 +20,24 @@ class Command(BaseCommand):
                             help="the gold directory (default: data/chat_gold/)")
         parser.add_argument("--locomo", help="a local copy of LoCoMo (locomo10.json or its <n>.json files) for its "
                                              "development turns; without it only the Taskmaster turns are scored")
+        parser.add_argument("--heldout", action="store_true",
+                            help="score the held-out LoCoMo turns alone (data/chat_gold/locomo_heldout.json; needs --locomo)")
+        parser.add_argument("--first-speaker", choices=["user", "assistant"], default="user",
+                            help="the role of each LoCoMo conversation's first speaker (default user)")
+        parser.add_argument("--speaker-labels", action="store_true",
+                            help='send each LoCoMo turn as "Name: text", as clients replaying a chat between people do')
+        parser.add_argument("--no-dates", action="store_true", help="give the extractor no reference date")
         parser.add_argument("--context", type=int, default=3,
                             help="earlier turns given to the extractor (default 3, as the extraction worker reads)")
         parser.add_argument("--false-positives", type=int, default=15, help="how many of each kind to list")
 
-    def handle(self, *args, gold, locomo, context, false_positives, **options):
+    def handle(self, *args, gold, locomo, context, false_positives, heldout, first_speaker, speaker_labels, no_dates,
+               **options):
         if context < 0:
             raise CommandError("--context: must be 0 or more")
         try:
-            turns = gold_load(directory=Path(gold), locomo=Path(locomo) if locomo else None)
+            turns = gold_load(directory=Path(gold), locomo=Path(locomo) if locomo else None, heldout=heldout,
+                              first_speaker=first_speaker)
         except GoldError as error:
             raise CommandError(str(error)) from error
         if not locomo:
@@ -37,11 +46,14 @@ class Command(BaseCommand):
         by_id = {turn.id: turn for turn in turns}
         started = time.perf_counter()
         scored = []
+        def sent(turn):
+            return f"{turn.speaker}: {turn.text}" if speaker_labels and turn.speaker else turn.text
+
         for turn in turns:
             recent = turn.context[-context:] if context else ()
-            earlier = [Turn(role=by_id[i].role, content=by_id[i].text) for i in recent]
-            scored.append((turn, extractor.extract(text=turn.text, role=turn.role, context=earlier,
-                                                   reference_date=turn.reference_date)))
+            earlier = [Turn(role=by_id[i].role, content=sent(by_id[i])) for i in recent]
+            scored.append((turn, extractor.extract(text=sent(turn), role=turn.role, context=earlier,
+                                                   reference_date=None if no_dates else turn.reference_date)))
         seconds = time.perf_counter() - started
         report = gold_score(scored=scored, false_positives=false_positives)
 
@@ -54,4 +66,5 @@ class Command(BaseCommand):
         for kind, items in report["false_positives"].items():
             self.stdout.write(f"false {kind}: " + "; ".join(f"{name} x{n} (e.g. {turn})" for name, n, turn in items))
         self.stdout.write(json.dumps({"benchmark": "chat_gold", "extractor": extractor.name, "context_turns": context,
-                                      "locomo": bool(locomo), **report, "seconds": round(seconds, 3)}))
+                                      "locomo": bool(locomo), "heldout": heldout, "first_speaker": first_speaker,
+                                      "speaker_labels": speaker_labels, "dates": not no_dates, **report, "seconds": round(seconds, 3)}))

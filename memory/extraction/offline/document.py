@@ -1,0 +1,144 @@
+"""A document the offline extractor reads: the message after its earlier turns, and what it states."""
+
+import re
+from datetime import date
+
+from memory.extraction.dates import stated_date
+from memory.extraction.offline.names import CUE_CONFIDENCE, NameReader
+from memory.extraction.offline.preferences import stated_preferences
+from memory.extraction.offline.references import Entity, ReferenceReader, Slot
+from memory.extraction.offline.relations import ATTRIBUTE_CONFIDENCE, UNASSERTED, RelationReader
+from memory.extraction.offline.tokens import TOKEN, Token, clauses, sentences
+from memory.extraction.results import ExtractedEntity, ExtractedFact, ExtractedMention, ExtractedRelation, Extraction
+from memory.extraction.rules import predicate_cardinality
+
+# A turn where someone speaks of themself or to the listener ("my car", "a road trip we took", "your phone"): its
+# unnamed things are nothing in particular to remember; they stay the objects of facts, never entities.
+PERSONAL = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Uu]s|[Oo]ur|[Oo]urs|[Yy]ou|[Yy]our|[Yy]ours|[Ll]et['’]s)\b")
+# Facts are stored in one direction per meaning: "Y owns X" is the fact that X is owned by Y.
+FACT_FORMS = {"OWNS": "OWNED_BY"}
+SYMMETRIC = {"KNOWS", "PARTNER_WITH"}
+
+
+class Document(NameReader, ReferenceReader, RelationReader):
+    """A message after its earlier turns: its sentences, the entities it names and what it states of them."""
+
+    def __init__(self, text: str, *, reference_date: date | None, participants: set[str] = frozenset()):
+        self.text = text
+        self.reference_date = reference_date
+        self.participants = {name.lower() for speaker in participants for name in speaker.split()[:1]}
+        self.sentences = sentences([
+            Token(m.group(), m.start(), m.end(), m.lastgroup) for m in TOKEN.finditer(text)
+        ], text)
+        self.entities: list[Entity] = []
+        self.slots: list[Slot] = []
+        self.relations: list[tuple[Entity, str, Entity, float, int]] = []
+        self.speaker_facts: list[tuple[str, Entity, float, int]] = []
+        self.attributes: list[tuple[Entity, str, str, int]] = []
+        self.tentative: set[int] = set()
+        self.unnamed: set[int] = set()
+        self.speaker_attributes: list[tuple[str, str, int]] = []
+
+    def read(self) -> None:
+        names = self._capitalised_names()
+        for sentence in self.sentences:
+            found_names = names.get(id(sentence), [])
+            phrases = self._noun_phrases(sentence, found_names)
+            for found in sorted(found_names + phrases, key=lambda n: n.start):
+                entity = self._register(*found)
+                if found in phrases and PERSONAL.search(self._turn_text(found.start)):
+                    self.unnamed.add(id(entity))
+        self._resolve_initialisms()
+        for sentence in self.sentences:
+            sentence_slots = self._slots(sentence, names.get(id(sentence), []))
+            self.slots.extend(sentence_slots)
+            question = sentence[-1].text == "?"
+            for clause in clauses(sentence):
+                clause_slots = [s for s in sentence_slots if clause[0].start <= s.start < clause[-1].end]
+                asserted = not question and not UNASSERTED.search(self.text[clause[0].start:clause[-1].end])
+                self._relate(clause_slots, clause, asserted)
+                if asserted:
+                    self._attributes(clause_slots, clause)
+
+
+    def result(self, *, offset: int, extractor: str, by_person: bool) -> Extraction:
+        """Return what the text after `offset` states; the speaker's "I" is the person only when `by_person`."""
+        relations, facts, seen = [], [], set()
+        for source, relation, target, confidence, position in self.relations:
+            if position < offset or (source.name, relation, target.name) in seen:
+                continue
+            seen.add((source.name, relation, target.name))
+            if relation in SYMMETRIC:
+                seen.add((target.name, relation, source.name))
+            when = self._date_near(position)
+            if not {id(source), id(target)} & self.unnamed:
+                relations.append(ExtractedRelation(source.name, relation, target.name, confidence, when,
+                                                   self._sentence_text(position)))
+            facts.append(_fact(source.name, relation, target.name, confidence, when))
+        joined = {value.lower() for predicate, value, _ in self.speaker_attributes if predicate == "MEMBER_OF"}
+        for relation, target, confidence, position in self.speaker_facts:
+            if relation == "PARTICIPATED_IN" and target.name.lower() in joined:
+                continue  # "I joined a writers group": a member of it, not at an event
+            if by_person and position >= offset and ("user", relation, target.name) not in seen:
+                seen.add(("user", relation, target.name))
+                facts.append(_fact("user", relation, target.name, confidence, self._date_near(position)))
+        for predicate, value, position in self.speaker_attributes:
+            if by_person and position >= offset and ("user", predicate, value) not in seen:
+                seen.add(("user", predicate, value))
+                facts.append(_fact("user", predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
+        for subject, predicate, value, position in self.attributes:
+            if position >= offset and (subject.name, predicate, value) not in seen:
+                seen.add((subject.name, predicate, value))
+                facts.append(_fact(subject.name, predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
+        involved = {r.source for r in relations} | {r.target for r in relations}
+        involved |= {f.subject for f in facts} | {f.object for f in facts}
+        entities = []
+        for entity in self.entities:
+            if id(entity) in self.unnamed:
+                continue
+            mentions = [ExtractedMention(m.text, m.start - offset, m.end - offset, m.confidence)
+                        for m in sorted(entity.mentions, key=lambda m: m.start) if m.start >= offset]
+            if entity.name not in involved and all(m.start in self.tentative for m in entity.mentions):
+                continue
+            if mentions or entity.name in involved:
+                entities.append(ExtractedEntity(
+                    name=entity.name, type=entity.type, aliases=[a for a in entity.aliases if a != entity.name],
+                    mentions=mentions, confidence=CUE_CONFIDENCE[entity.cue],
+                ))
+        return Extraction(
+            entities=entities, relations=relations, facts=facts,
+            preferences=stated_preferences(self.text[offset:], before=self._turn_text(offset - 3) if offset else "")
+            if by_person else [], extractor=extractor,
+        )
+
+    def place_answer(self, offset: int) -> None:
+        """Record a short answer that opens with a place, to the question where the person is, as where they are."""
+        place = next((e for e in self.entities if e.type == "LOCATION" and any(m.start == offset for m in e.mentions)), None)
+        if place is not None:
+            self.speaker_facts.append(("LOCATED_AT", place, ATTRIBUTE_CONFIDENCE, offset))
+
+    def _turn_text(self, position: int) -> str:
+        """Return the turn (the paragraph) holding `position`."""
+        start = self.text.rfind("\n\n", 0, position)
+        end = self.text.find("\n\n", position)
+        return self.text[start + 2 if start >= 0 else 0:end if end >= 0 else len(self.text)]
+
+    def _sentence_bounds(self, position: int) -> tuple[int, int]:
+        for sentence in self.sentences:
+            if sentence[0].start <= position <= sentence[-1].end:
+                return sentence[0].start, sentence[-1].end
+        return position, position
+
+    def _sentence_text(self, position: int) -> str:
+        start, end = self._sentence_bounds(position)
+        return self.text[start:end]
+
+    def _date_near(self, position: int) -> date | None:
+        return stated_date(self._sentence_text(position), reference_date=self.reference_date)
+
+
+def _fact(subject: str, predicate: str, obj: str, confidence: float, when: date | None) -> ExtractedFact:
+    if predicate in FACT_FORMS:
+        subject, predicate, obj = obj, FACT_FORMS[predicate], subject
+    return ExtractedFact(subject, predicate, obj, predicate_cardinality(predicate), confidence, when)
+
