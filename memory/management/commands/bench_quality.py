@@ -1,0 +1,121 @@
+"""The quality gate: every quality benchmark the repository can run, each figure against the recorded one."""
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from io import StringIO
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+# The recorded figures live in docs/benchmarks.md between these two lines, as one JSON object.
+RECORD_BEGIN = "<!-- quality-gate:begin -->"
+RECORD_END = "<!-- quality-gate:end -->"
+RECORD = re.compile(re.escape(RECORD_BEGIN) + r"\s*```json\s*(?P<json>.*?)\s*```\s*" + re.escape(RECORD_END),
+                    re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    command: str
+    options: dict
+    figures: dict[str, str]  # figure -> dotted path into the benchmark's JSON line
+    noise: float = 0.0  # how far a figure may fall before it counts as a drop
+    locomo: bool = False  # reads LoCoMo, so runs only when a local copy is given
+
+
+CHAT_FIGURES = {f"{kind}_{measure}": f"overall.{kind}.{measure}" for kind in ("entities_typed", "entities", "facts",
+                                                                              "preferences")
+                for measure in ("precision", "recall")}
+LOCOMO_FIGURES = {"evidence_found": "recall.evidence_found", "recall_at_5": "recall.recall_at_5",
+                  **{f"evidence_found_category_{c}": f"recall_by_category.{c}.evidence_found" for c in "1234"}}
+BENCHMARKS = (
+    Benchmark("context_graph_triples", "bench_context_graph", {"mode": "triples", "token_budget": 28},
+              {"correct": "correct"}),
+    Benchmark("context_graph_text", "bench_context_graph", {"mode": "text", "token_budget": 28},
+              {"correct": "correct"}),
+    Benchmark("extraction_poleo", "bench_extraction", {},
+              {"entities_typed_f1": "entities.typed.f1", "relations_f1": "relations.f1"}),
+    Benchmark("resolution_poleo", "bench_resolution", {},
+              {"auto_f1": "auto.f1", "auto_plus_review_f1": "auto_plus_review.f1"}),
+    Benchmark("chat_gold", "bench_chat_gold", {}, CHAT_FIGURES),
+    Benchmark("chat_gold_locomo", "bench_chat_gold", {}, CHAT_FIGURES, locomo=True),
+    Benchmark("chat_gold_heldout", "bench_chat_gold", {"heldout": True, "speaker_labels": True}, CHAT_FIGURES,
+              locomo=True),
+    Benchmark("locomo", "bench_conversations", {"conversations": "26,30,41,42,43,44,47,48,49,50"}, LOCOMO_FIGURES,
+              noise=0.005, locomo=True),
+)
+
+
+class Command(BaseCommand):
+    help = ("Run every quality benchmark (the context graph in both modes, POLE+O extraction and resolution, the chat "
+            "gold set, and with --locomo the LoCoMo turns and conversations), print one JSON line per benchmark and a "
+            "summary, and fail when a figure fell below the one recorded in docs/benchmarks.md beyond its noise.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--locomo", default=os.environ.get("LOCOMO_DIR"),
+                            help="a local copy of LoCoMo (locomo10.json or its <n>.json files); default $LOCOMO_DIR. "
+                                 "Without it the benchmarks that read LoCoMo are skipped")
+        parser.add_argument("--only", help="comma-separated benchmark names to run (default: all that can run)")
+        parser.add_argument("--record", action="store_true",
+                            help="write the figures measured now into docs/benchmarks.md instead of comparing")
+        parser.add_argument("--docs", default=settings.BASE_DIR / "docs" / "benchmarks.md")
+
+    def handle(self, *args, locomo, only, record, docs, **options):
+        docs = Path(docs)
+        recorded = _recorded(docs)
+        wanted = {name.strip() for name in only.split(",")} if only else None
+        measured, drops, skipped = {}, [], []
+        for benchmark in BENCHMARKS:
+            if wanted is not None and benchmark.name not in wanted:
+                continue
+            if benchmark.locomo and not locomo:
+                skipped.append(benchmark.name)
+                continue
+            line = self._run(benchmark, locomo)
+            self.stdout.write(json.dumps({"gate": benchmark.name, **line}))
+            figures = {figure: _dig(line, path) for figure, path in benchmark.figures.items()}
+            measured[benchmark.name] = figures
+            for figure, value in figures.items():
+                before = recorded.get(benchmark.name, {}).get(figure)
+                if before is not None and value < before - benchmark.noise - 1e-9:
+                    drops.append({"benchmark": benchmark.name, "figure": figure, "recorded": before, "now": value})
+        if record:
+            _record(docs, {**recorded, **measured})
+        self.stdout.write(json.dumps({"benchmark": "quality", "figures": measured, "skipped": skipped,
+                                      "drops": drops, "recorded": not record and bool(recorded)}))
+        if drops and not record:
+            raise CommandError(f"{len(drops)} quality figure(s) dropped: " + "; ".join(
+                f"{d['benchmark']}.{d['figure']} {d['recorded']} -> {d['now']}" for d in drops))
+
+    def _run(self, benchmark: Benchmark, locomo: str | None) -> dict:
+        out = StringIO()
+        options = {**benchmark.options, **({"locomo": locomo} if benchmark.locomo else {})}
+        call_command(benchmark.command, stdout=out, stderr=StringIO(), **options)
+        return json.loads(out.getvalue().strip().splitlines()[-1])
+
+
+def _dig(line: dict, path: str) -> float:
+    value = line
+    for key in path.split("."):
+        value = value[key]
+    return value
+
+
+def _recorded(docs: Path) -> dict:
+    found = RECORD.search(docs.read_text()) if docs.exists() else None
+    return json.loads(found["json"]) if found else {}
+
+
+def _record(docs: Path, figures: dict) -> None:
+    block = f"{RECORD_BEGIN}\n```json\n{json.dumps(figures, indent=1, sort_keys=True)}\n```\n{RECORD_END}"
+    text = docs.read_text()
+    if RECORD.search(text):
+        text = RECORD.sub(lambda _: block, text)
+    else:
+        text = text.rstrip("\n") + f"\n\n## Quality gate (`python manage.py bench_quality`)\n\n{block}\n"
+    docs.write_text(text)
