@@ -215,9 +215,14 @@ REQUEST_TOPIC = re.compile(r"\b(?:tonight|today|now|right away|this (?:morning|a
                            r"^to\s+(?:see|watch|get|order|book|buy|have|try)\s+(?:(?:that|it|this)\b|(?-i:[A-Z]))", re.IGNORECASE)
 
 
+# A value set on a thing ("the session timeout IS 30 minutes") or the time it was moved to: one at a time.
+VALUE_PREDICATES = frozenset({"IS", "SCHEDULED_FOR", "MOVED_TO"})
+
+
 def predicate_cardinality(predicate: str) -> str:
-    """Return "single" when a new value of `predicate` replaces the old one (an employer, an attribute), else "multi"."""
-    single = predicate in settings.SINGLE_VALUED_PREDICATES or predicate.startswith("HAS_")
+    """Return "single" when a new value of `predicate` replaces the old one (an employer, an attribute, a value set),
+    else "multi"."""
+    single = predicate in settings.SINGLE_VALUED_PREDICATES or predicate.startswith("HAS_") or predicate in VALUE_PREDICATES
     return "single" if single else "multi"
 
 

@@ -8,6 +8,7 @@ from memory.extraction.offline.names import CUE_CONFIDENCE, NameReader
 from memory.extraction.offline.preferences import stated_preferences
 from memory.extraction.offline.references import Entity, ReferenceReader, Slot
 from memory.extraction.offline.relations import ATTRIBUTE_CONFIDENCE, UNASSERTED, RelationReader
+from memory.extraction.offline.reports import REPORT_CONFIDENCE, ReportReader
 from memory.extraction.offline.tokens import TOKEN, Token, clauses, sentences
 from memory.extraction.results import ExtractedEntity, ExtractedFact, ExtractedMention, ExtractedRelation, Extraction
 from memory.extraction.rules import predicate_cardinality
@@ -20,7 +21,7 @@ FACT_FORMS = {"OWNS": "OWNED_BY"}
 SYMMETRIC = {"KNOWS", "PARTNER_WITH"}
 
 
-class Document(NameReader, ReferenceReader, RelationReader):
+class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
     """A message after its earlier turns: its sentences, the entities it names and what it states of them."""
 
     def __init__(self, text: str, *, reference_date: date | None, participants: set[str] = frozenset()):
@@ -92,6 +93,7 @@ class Document(NameReader, ReferenceReader, RelationReader):
                 facts.append(_fact(subject.name, predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
         involved = {r.source for r in relations} | {r.target for r in relations}
         involved |= {f.subject for f in facts} | {f.object for f in facts}
+        facts += self._reported_facts(facts, offset)
         entities = []
         for entity in self.entities:
             if id(entity) in self.unnamed:
@@ -110,6 +112,16 @@ class Document(NameReader, ReferenceReader, RelationReader):
             preferences=stated_preferences(self.text[offset:], before=self._turn_text(offset - 3) if offset else "")
             if by_person else [], extractor=extractor,
         )
+
+    def _reported_facts(self, facts: list[ExtractedFact], offset: int) -> list[ExtractedFact]:
+        """Return what the text after `offset` reports that the relation rules did not read (the same subject with
+        the same relation or object is one fact); a report names no entity of its own."""
+        reported = []
+        for subject, predicate, value, when in self._reports(offset):
+            fact = _fact(subject, predicate, value, REPORT_CONFIDENCE, when)
+            if not any(_same_statement(fact, other) for other in facts + reported):
+                reported.append(fact)
+        return reported
 
     def place_answer(self, offset: int) -> None:
         """Record a short answer that opens with a place, to the question where the person is, as where they are."""
@@ -142,3 +154,12 @@ def _fact(subject: str, predicate: str, obj: str, confidence: float, when: date 
         subject, predicate, obj = obj, FACT_FORMS[predicate], subject
     return ExtractedFact(subject, predicate, obj, predicate_cardinality(predicate), confidence, when)
 
+
+
+def _same_statement(fact: ExtractedFact, other: ExtractedFact) -> bool:
+    """Return whether two facts say one thing: of one subject (or one name of it: "ReportBuilder" of "ReportBuilder
+    module"), the same relation or the same object."""
+    def same(a: str, b: str) -> bool:
+        a, b = a.lower(), b.lower()
+        return a == b or a.startswith(b + " ") or b.startswith(a + " ")
+    return same(fact.subject, other.subject) and (fact.predicate == other.predicate or same(fact.object, other.object))
