@@ -27,6 +27,7 @@ def facts(text, **kwargs):
     ("Tests show that Gateway_EU is returning 502 errors.", ("Gateway_EU", "IS_RETURNING", "502 errors")),
     ("Sam noted the importer relies on the Vendor_Feed dataset.", ("importer", "RELIES_ON", "Vendor_Feed")),
     ("Ravi confirmed BillingAPI was OWNED_BY the Payments_Guild.", ("BillingAPI", "OWNED_BY", "Payments_Guild")),
+    ("Update: Search_Indexer is down again.", ("Search_Indexer", "IS", "down")),
 ])
 def test_a_work_report_states_a_fact_that_reads_as_a_line(text, fact):
     assert fact in facts(text)
@@ -43,6 +44,7 @@ def test_a_work_report_states_a_fact_that_reads_as_a_line(text, fact):
     "We raised awareness and funds at the event for the cause.",
     "Ottilie signed with Granary Films last week.",
     "Is the build still depending on the old runner?",
+    "Hey Caroline, Melanie is ready now.",
 ])
 def test_hedged_negated_future_asked_or_personal_talk_reports_nothing(text):
     assert {f for f in facts(text) if f[1] not in ("EMPLOYED_BY", "USES")} == set()

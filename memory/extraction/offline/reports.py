@@ -45,6 +45,12 @@ PARTICLE = r"(?:on|upon|to|with|from|into|for|in|at|against|over|through|behind|
 BY = r"(?:by|to|for|with|through|on|in|at|from|as|until|under|behind|via|against)"
 QUOTED = r"[\"“‘'](?P<quoted>[^\"”’'\n]{1,80})[\"”’']"
 IN_CHARGE = r"(?P<relation>in charge of|responsible for|accountable for|(?:the\s+)?owner of|(?:the\s+)?lead (?:on|for))"
+# What work says a thing is, said of a name outside a report too ("Service_Checkout is down").
+STATUS = (r"(?:live|down|up|offline|online|green|red|amber|blocked|done|complete|completed|resolved|stable|healthy|"
+          r"degraded|broken|deprecated|ready|paused|closed|open|merged|deployed|failing|passing|on hold|on track|at risk|"
+          r"behind schedule|ahead of schedule|over budget|under budget|in progress|in review|out of stock)")
+# A note's heading before what it reports ("Update: the build is green").
+HEADING = re.compile(r"^(?i:note|update|fyi|reminder|status|heads[- ]up|ps|edit|news)\s*[:–—-]\s*")
 # A predicate written as agents write them, "OWNED_BY": read as the words it stands for.
 PREDICATE_WORD = re.compile(r"\b[A-Z]+(?:_[A-Z]+)+\b")
 
@@ -230,6 +236,8 @@ STATES = [
           rf"(?:\s+(?P<particle>{PARTICLE}))?\s+(?P<value>.+)$", _related), False),
     (form(rf"^{SUBJECT}\s+(?P<modal>will|shall|is going to|are going to)\s+{ADVERBS}(?P<verb>{BASE})"
           rf"(?:\s+(?P<particle>{PARTICLE}))?\s+(?P<value>.+)$", _related), False),
+    (form(rf"^{SUBJECT}\s+{BE}\s+{ADVERBS}(?P<value>{STATUS})(?:\s+(?:again|now|today|already|still|too|as well))?$", _copula),
+     False),
     (form(rf"^{SUBJECT}\s+{BE}\s+{ADVERBS}(?:set\s+to\s+)?(?P<value>.+)$", _copula), True),
 ]
 UNSTATED = re.compile(f"{english.NEGATION}|{english.HEDGE}|{english.ENDED}")
@@ -250,6 +258,7 @@ class ReportReader:
             if sentence[0].start < offset or sentence[-1].text == "?":
                 continue
             said = PREDICATE_WORD.sub(lambda m: m.group().replace("_", " ").lower(), self.text[sentence[0].start:_end(sentence)])
+            said = HEADING.sub("", said)
             for subject, predicate, value in self._sentence_reports(said):
                 # A date inside the value is what the value says ("moved the pour to next Monday"), not when it began.
                 found.append((subject, predicate, value, stated_date(said.replace(value, " "), reference_date=self.reference_date)))
@@ -271,7 +280,7 @@ class ReportReader:
         for state, framed in STATES if frame or self._opens_with_name(clause) else ():
             found = state.pattern.match(clause) if frame or not framed else None
             fact = self._report(*state.read(found)) if found else None
-            if fact is not None and (frame or self._named(fact[0])):
+            if fact is not None and (frame or self._named(fact[0], person=fact[1] != "IS")):
                 facts.append(fact)
                 break
         return list(dict.fromkeys(f for f in facts if f is not None))
@@ -295,13 +304,14 @@ class ReportReader:
         return IDENTIFIER.fullmatch(first) is not None or any(
             form.split()[0].lower() == first for e in self.entities for form in e.surface_forms if form.split())
 
-    def _named(self, subject: str) -> bool:
-        """Return whether a clause's subject (or the owner in "X's attribute") is a name this turn mentions."""
+    def _named(self, subject: str, *, person: bool) -> bool:
+        """Return whether a clause's subject (or the owner in "X's attribute") is a name this turn mentions; a
+        person's only with `person` ("Caroline is ready" sets no value on her)."""
         owner = re.split(r"['’]s?\s", subject, maxsplit=1)[0].lower()
         if owner in self.participants:
             return False
         return IDENTIFIER.fullmatch(owner) is not None or any(
-            owner == form.lower() for e in self.entities if id(e) not in self.unnamed
+            owner == form.lower() for e in self.entities if id(e) not in self.unnamed and (person or e.type != "PERSON")
             and not all(m.start in self.tentative for m in e.mentions) for form in e.surface_forms)
 
 
