@@ -93,7 +93,6 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
                 facts.append(_fact(subject.name, predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
         involved = {r.source for r in relations} | {r.target for r in relations}
         involved |= {f.subject for f in facts} | {f.object for f in facts}
-        facts += self._reported_facts(facts, offset)
         entities = []
         for entity in self.entities:
             if id(entity) in self.unnamed:
@@ -108,7 +107,7 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
                     mentions=mentions, confidence=CUE_CONFIDENCE[entity.cue],
                 ))
         return Extraction(
-            entities=entities, relations=relations, facts=facts,
+            entities=entities, relations=relations, facts=facts + self._reported_facts(facts, offset),
             preferences=stated_preferences(self.text[offset:], before=self._turn_text(offset - 3) if offset else "")
             if by_person else [], extractor=extractor,
         )
@@ -153,7 +152,6 @@ def _fact(subject: str, predicate: str, obj: str, confidence: float, when: date 
     if predicate in FACT_FORMS:
         subject, predicate, obj = obj, FACT_FORMS[predicate], subject
     return ExtractedFact(subject, predicate, obj, predicate_cardinality(predicate), confidence, when)
-
 
 
 def _same_statement(fact: ExtractedFact, other: ExtractedFact) -> bool:
