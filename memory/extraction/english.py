@@ -375,3 +375,11 @@ CLAUSE_ADVERBS = {
     "jointly", "internally", "externally", "explicitly", "indirectly", "technically", "effectively", "indeed", "again",
     "always", "often", "sometimes", "even", "once", "first", "then", "newly",
 }
+# Companies and platforms people name in chat, known by name as places are: organisations, whatever precedes them.
+ORGANIZATION_NAMES = {
+    "facebook", "instagram", "tiktok", "youtube", "twitter", "snapchat", "linkedin", "whatsapp", "pinterest", "reddit",
+    "discord", "twitch", "netflix", "hulu", "spotify", "amazon", "google", "apple", "microsoft", "meta", "uber", "lyft",
+    "airbnb", "doordash", "door dash", "etsy", "ebay", "paypal", "venmo", "zoom", "slack", "starbucks", "walmart",
+    "costco", "ikea", "nike", "adidas", "tesla", "toyota", "honda", "ford", "bmw", "mercedes", "nintendo", "sony",
+    "samsung", "disney", "pixar", "marvel", "openai", "nasa", "unicef", "red cross", "peloton", "duolingo",
+}

@@ -16,6 +16,8 @@ from memory.extraction.rules import predicate_cardinality
 # A turn where someone speaks of themself or to the listener ("my car", "a road trip we took", "your phone"): its
 # unnamed things are nothing in particular to remember; they stay the objects of facts, never entities.
 PERSONAL = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Uu]s|[Oo]ur|[Oo]urs|[Yy]ou|[Yy]our|[Yy]ours|[Ll]et['’]s)\b")
+# Just before an unnamed event: "a road trip", "a new class" is some event of a kind, not a particular one.
+INDEFINITE = re.compile(r"\b(?:a|an)\s+\Z", re.IGNORECASE)
 # Facts are stored in one direction per meaning: "Y owns X" is the fact that X is owned by Y.
 FACT_FORMS = {"OWNS": "OWNED_BY"}
 SYMMETRIC = {"KNOWS", "PARTNER_WITH"}
@@ -47,7 +49,8 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
             phrases = self._noun_phrases(sentence, found_names)
             for found in sorted(found_names + phrases, key=lambda n: n.start):
                 entity = self._register(*found)
-                if found in phrases and PERSONAL.search(self._turn_text(found.start)):
+                if found in phrases and (PERSONAL.search(self._turn_text(found.start)) or (
+                        found.type == "EVENT" and INDEFINITE.search(self.text, 0, found.start))):
                     self.unnamed.add(id(entity))
         self._resolve_initialisms()
         for sentence in self.sentences:

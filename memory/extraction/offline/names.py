@@ -10,7 +10,8 @@ from memory.extraction.offline.tokens import Token
 
 # "X is playing at the Regal", "Is X showing now", "X (coming Nov 09)": a film, whatever its name looks like.
 SHOWING = re.compile(r"\s+(?:is\s+|are\s+)?(?:now\s+|currently\s+|still\s+|also\s+)?(?:showing\s+(?:now|today|tonight|tomorrow|anywhere|"
-                     r"there|at|in|near)|playing\s+(?:there|at|in|near))\b|\s*\((?:coming|out|released|opens)\b")
+                     r"there|at|in|near)|playing\s+(?:there|at|in|near))\b|\s*\((?:coming|out|released|opens)\b|"
+                     r"\s+(?:showing|playing)\s*\?|\s+out\s+(?:yet|now)\b|\s+has\s+a\s+run\s?time\b")
 # A title in quotes, double or single ("The Name of the Wind", 'Embracing Identity'): one name, whatever its words.
 QUOTED_TITLE = re.compile(r"[\"“‘](?P<double>[A-Z0-9][^\"“”‘’\n]{0,80}?)[.,]?[\"”’]|(?<![\w'’])'(?P<single>[A-Z][^'\n]{0,80}?)[.,]?'(?!\w)")
 TITLE_WORDS_MAX = 10
@@ -78,6 +79,8 @@ WORD_CUES = [
 ]
 # After a place or thing noun has had its say ("the Leeds building"): a place known by name.
 KNOWN_PLACE = WordCue("LOCATION", names=frozenset(english.PLACE_NAMES))
+# A company or platform known by name ("Instagram and TikTok can help you").
+KNOWN_ORGANIZATION = WordCue("ORGANIZATION", names=frozenset(english.ORGANIZATION_NAMES))
 # "works at X" is an employer, "in X" or "at X" a place, "to X" one after a verb of going; what is played or
 # driven is a thing, and what one posts "on" a platform.
 PREPOSITION_CUES = [
@@ -201,8 +204,10 @@ class NameReader:
             return Name(start, last.end, full, full, kind, STRONG_CUE, [name])
         if KNOWN_PLACE.fits(words) or _place_follows(sentence, index + len(run)):
             return Name(start, end, surface, name, KNOWN_PLACE.type, STRONG_CUE, aliases)  # "Austin, Texas": a city
-        if any(c.isdigit() for w in words[1:] for c in w):
-            return Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # a model: "Falcon 3"
+        if KNOWN_ORGANIZATION.fits(words):
+            return Name(start, end, surface, name, KNOWN_ORGANIZATION.type, STRONG_CUE, aliases)
+        if any(c.isdigit() for w in words[1:] for c in w) and not (index and sentence[index - 1].lower in ("at", "in")):
+            return Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # a model: "Falcon 3", not "at AMC Lakeline 9"
         if len(run) == 1 and _is_identifier(name):
             parts = re.split(r"[_-]", name.lower())
             kind = "ORGANIZATION" if parts[-1] in english.ORGANIZATION_HEADS else "OBJECT"
