@@ -34,7 +34,7 @@ DEFAULT_LIMITS = {HISTORY: 10, **{kind.name: kind.default_limit for kind in (FAC
 # Chosen by rotation over LoCoMo's conversations (docs/benchmarks.md): the least relevance an item needs to
 # earn its tokens, the share of a message's relevance a turn next to it gets, and how much more the turns
 # of the speaker a question names, and those said in the span it names, count.
-MIN_RELEVANCE = 0.3
+MIN_RELEVANCE = 0.25
 NEIGHBOUR_SHARE = 0.3
 SPEAKER_BOOST = 2.0
 TIME_BOOST = 1.5
