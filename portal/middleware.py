@@ -1,6 +1,11 @@
-"""Refuse form and query values that no database can store, before a view queries with them."""
+"""Refuse form and query values that no database can store, before a view queries with them; read the
+reader's time zone."""
+
+from urllib.parse import unquote
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.http import HttpResponseBadRequest
+from django.utils import timezone
 
 
 class NulCharacterRefusal:
@@ -24,3 +29,27 @@ def _has_nul(request) -> bool:
                                                              "multipart/form-data"):
         params.append(request.POST)
     return any("\x00" in value for query in params for _, values in query.lists() for value in values)
+
+
+class ReaderTimeZone:
+    """Show times in the reader's time zone, which their browser names in the `tz` cookie (static/portal/portal.js)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        zone = _zone(unquote(request.COOKIES.get("tz", "")))
+        if zone is None:
+            timezone.deactivate()
+        else:
+            timezone.activate(zone)
+        return self.get_response(request)
+
+
+def _zone(name: str) -> ZoneInfo | None:
+    if not name or len(name) > 64:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
