@@ -24,7 +24,6 @@ class RetrievalProfileAdmin(BoundedSearchAdmin):
     list_display = ("name", "mode", "ranker", "top_k", "vector_index", "fulltext_index", "enriched")
     list_filter = ("mode", "ranker")
     search_fields = ("name", "description")
-    filter_horizontal = ("agents",)
     fieldsets = (
         (None, {"fields": ("name", "description", "agents")}),
         ("Search", {"fields": (

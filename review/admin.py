@@ -17,8 +17,8 @@ MANAGE = "review.manage_agents"
 
 @admin.register(Agent)
 class AgentAdmin(BoundedSearchAdmin):
-    list_display = ("agent_id", "name", "scopes", "rate_limit_per_minute", "is_active", "calls", "errors",
-                    "context_reads", "last_use")
+    list_display = ("name", "agent_id", "scope_list", "rate_limit", "is_active", "calls", "errors", "context_reads",
+                    "last_use")
     list_filter = ("is_active",)
     search_fields = ("agent_id", "name")
     fields = ("agent_id", "name", "scopes", "rate_limit_per_minute", "is_active")
@@ -42,11 +42,19 @@ class AgentAdmin(BoundedSearchAdmin):
     def get_queryset(self, request):
         return selectors.agent_list_with_usage()
 
+    @admin.display(description="scopes")
+    def scope_list(self, agent):
+        return ", ".join(agent.scopes)
+
+    @admin.display(description="per minute", ordering="rate_limit_per_minute")
+    def rate_limit(self, agent):
+        return agent.rate_limit_per_minute
+
     @admin.display(description="API calls")
     def calls(self, agent):
         return selectors.agent_counters(agent=agent)["calls"]
 
-    @admin.display(description="errors")
+    @admin.display(description="failed")
     def errors(self, agent):
         return selectors.agent_counters(agent=agent)["errors"]
 
