@@ -21,7 +21,7 @@ class TryQueryForm(forms.Form):
 
 @admin.register(RetrievalProfile)
 class RetrievalProfileAdmin(BoundedSearchAdmin):
-    list_display = ("name", "mode", "ranker", "top_k", "vector_index", "fulltext_index", "enriched")
+    list_display = ("name", "mode", "ranker", "top_k", "enriched")
     list_filter = ("mode", "ranker")
     search_fields = ("name", "description")
     fieldsets = (

@@ -1,17 +1,20 @@
-"""Accounts and groups on the admin site, as Django registers them, made readable and accessible.
+"""Accounts, groups and two-factor devices on the admin site, as their apps register them, made accessible.
 
-Django's filter_horizontal widget labels its icons in a way screen readers ignore, and its split date
-and time inputs have no label of their own; a plain multiple choice and read-only times have neither problem.
+Django's filter_horizontal widget labels its icons in a way screen readers ignore, and a split date and
+time input has no label of its own: a plain multiple choice, and read-only times (which no one should
+edit anyway), have neither problem.
 """
 
+from allauth.mfa.admin import AuthenticatorAdmin
+from allauth.mfa.models import Authenticator
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
 
 User = get_user_model()
-admin.site.unregister(User)
-admin.site.unregister(Group)
+for model in (User, Group, Authenticator):
+    admin.site.unregister(model)
 
 
 @admin.register(User)
@@ -23,3 +26,8 @@ class PortalUserAdmin(UserAdmin):
 @admin.register(Group)
 class PortalGroupAdmin(GroupAdmin):
     filter_horizontal = ()
+
+
+@admin.register(Authenticator)
+class PortalAuthenticatorAdmin(AuthenticatorAdmin):
+    readonly_fields = ("created_at", "last_used_at")

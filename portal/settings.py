@@ -223,6 +223,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # A deep link puts a link inside each operation's toggle button, which screen readers cannot reach.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     # Entity types appear in the item API and the correction input; one enum names them in both.
     "ENUM_NAME_OVERRIDES": {"EntityTypeEnum": "memory.graph.ENTITY_TYPES"},
 }
