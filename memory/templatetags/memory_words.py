@@ -18,29 +18,11 @@ def fact(item: dict, person: str = "you") -> str:
     return wording.fact_sentence(**{**item, "person": person})
 
 
-@register.filter
-def category(key: str) -> str:
-    return wording.category_label(key)
-
-
-@register.filter
-def entity_type(key: str) -> str:
-    return wording.entity_type_label(key)
-
-
-@register.filter
-def status(key: str) -> str:
-    return wording.status_label(key)
-
-
-@register.filter
-def role(key: str) -> str:
-    return wording.role_label(key)
-
-
-@register.filter
-def field_label(name: str) -> str:
-    return wording.field_label(name)
+# Keys by their labels: {{ fact.status|status }}, {{ "long_term"|category }}...
+for _name, _label in {"category": wording.category_label, "entity_type": wording.entity_type_label,
+                      "status": wording.status_label, "role": wording.role_label,
+                      "field_label": wording.field_label, "words": wording.words}.items():
+    register.filter(_name, _label)
 
 
 @register.filter

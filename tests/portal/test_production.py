@@ -12,6 +12,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from django.template.loader import render_to_string
 
 from tests.conftest import ROOT, _test_database_url, closed_port
 
@@ -99,6 +100,12 @@ def test_plain_http_is_redirected_to_https_except_the_health_check(gunicorn):
     assert status == 301 and headers["Location"].startswith("https://")
     status, _, _ = fetch(f"{gunicorn}/healthz")
     assert status in (200, 503)  # answered, not redirected: load balancers probe over plain HTTP
+
+
+def test_a_server_error_is_answered_by_the_portals_own_page():
+    # Rendered without a request, as Django's server_error view does when something else failed.
+    page = render_to_string("500.html")
+    assert "Something went wrong" in page and "/static/portal/portal.css" in page and "{%" not in page
 
 
 def test_debug_off_refuses_to_start_without_a_key_of_its_own(tmp_path):
