@@ -223,12 +223,14 @@ def item_detail(request, kind, uid):
 
 
 def _fields(kind: str, item: dict) -> list[tuple[str, object]]:
-    """Return the item's stored fields that hold something, with who corrected it named in words."""
+    """Return the item's stored fields that hold something, agents named, who corrected it in words."""
     fields = [(name, item.get(name)) for name in kind_get(kind).fields if item.get(name) not in (None, "", [])]
     by = item.get("corrected_by") or ""
-    agents = selectors.agent_names(agent_ids={part.removeprefix("agent ") for part in by.split(", accepted by ")})
-    return [(name, provenance(value, agent_names=agents) if name == "corrected_by" else value)
-            for name, value in fields]
+    agents = selectors.agent_names(agent_ids={item.get("agent_id"), *(part.removeprefix("agent ")
+                                                                      for part in by.split(", accepted by "))})
+    named = {"corrected_by": lambda value: provenance(value, agent_names=agents),
+             "agent_id": lambda value: agents.get(value, value)}
+    return [(name, named[name](value) if name in named else value) for name, value in fields]
 
 
 @login_required

@@ -69,7 +69,7 @@ def gunicorn(tmp_path, django_db_setup):
     log.close()
 
 
-def test_pages_come_with_their_stylesheets_and_the_entity_graph_script(gunicorn):
+def test_pages_come_with_their_hashed_stylesheets_scripts_policy_404_page_and_icon(gunicorn):
     status, headers, body = fetch(f"{gunicorn}/accounts/login/", HTTPS)
     assert status == 200
     policy = headers["Content-Security-Policy"]
@@ -84,9 +84,7 @@ def test_pages_come_with_their_stylesheets_and_the_entity_graph_script(gunicorn)
     for script in ("governance/neighbourhood.js", "governance/vendor/cytoscape.min.js"):
         status, headers, js = fetch(f"{gunicorn}/static/{script}", HTTPS)
         assert status == 200 and "javascript" in headers["Content-Type"] and js
-
-
-def test_a_missing_page_and_the_icon_are_the_portals_own(gunicorn):
+    # A missing page and the icon a browser asks for on its own are the portal's.
     status, headers, body = fetch(f"{gunicorn}/no-such-page/", HTTPS)
     assert status == 404 and b"Page not found" in body and b"/static/portal/portal." in body
     status, headers, _ = fetch(f"{gunicorn}/favicon.ico", HTTPS)
