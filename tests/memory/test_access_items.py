@@ -90,6 +90,11 @@ def test_the_pages_show_who_used_an_item_and_what_each_turn_was_given_only_to_th
     assert agent.name in page and 'id="uses"' in page
     turn = client.get(f"/me/conversations/{conversation}/").content.decode()
     assert 'data-turn="3"' in turn and 'data-turn="next"' in turn and "Acme Corp" in turn and "Bolt" not in turn
+    # The access log: what each request was given, as text, linked to her items and to her conversation of
+    # that session (Bob's has the same session id).
+    log = client.get("/me/access/").content.decode()
+    assert "You work at Acme Corp" in log and f"/me/memory/facts/{fact}/" in log
+    assert f"/me/conversations/{conversation}/" in log and "Bolt" not in log
 
     client.force_login(bob.account)
     assert client.get(f"/me/memory/facts/{fact}/").status_code == 404
