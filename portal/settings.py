@@ -4,6 +4,8 @@ import os
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -11,8 +13,13 @@ VAR_DIR = BASE_DIR / "var"
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me")
 DEBUG = env.bool("DEBUG", default=True)
+# Development runs on a key everyone can read; with DEBUG off the portal refuses to start without its own.
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me"
+SECRET_KEY = env("SECRET_KEY", default="") or (DEVELOPMENT_SECRET_KEY if DEBUG else "")
+if not DEBUG and SECRET_KEY in ("", DEVELOPMENT_SECRET_KEY):
+    raise ImproperlyConfigured("With DEBUG=false, set SECRET_KEY to a long random value of your own, e.g. "
+                               "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -34,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -49,6 +57,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "portal.middleware.NotFoundAnswer",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -56,6 +65,7 @@ MIDDLEWARE = [
     "portal.middleware.NulCharacterRefusal",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "portal.middleware.ReaderTimeZone",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -100,17 +110,30 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
+TIME_ZONE = "UTC"  # until the reader's browser has said its own (portal.middleware.ReaderTimeZone)
 USE_I18N = True
 USE_TZ = True
+# One date style on every page: "12 Nov 2026", "12 Nov 2026, 21:15" (portal/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["portal.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# The app server serves the collected files (collectstatic), compressed; no web server needed.
+# The app server serves the collected files (collectstatic), compressed; no web server needed. In production
+# their names carry a hash of their content, so WhiteNoise lets browsers keep them for good.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage" if DEBUG
+                    else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+# Pages load scripts, styles, images and fonts from the portal only, and no other site may frame them
+# (django-csp); a QR code for two-factor sign-in is a data: image.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF], "script-src": [SELF], "style-src": [SELF], "img-src": [SELF, "data:"],
+        "font-src": [SELF], "connect-src": [SELF], "object-src": [NONE], "base-uri": [SELF],
+        "form-action": [SELF], "frame-ancestors": [NONE],
+    },
 }
 # Up to 100 messages of 32,000 characters in one append.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
@@ -129,6 +152,8 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USER_MODEL_USERNAME_FIELD = "username"
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Memory portal"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Memory portal] "
+# Where sign-up and password mails go: the console (runserver's output) unless set, e.g. smtp+tls://user:pass@host:587.
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="portal@localhost")
@@ -205,6 +230,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # A deep link puts a link inside each operation's toggle button, which screen readers cannot reach.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     # Entity types appear in the item API and the correction input; one enum names them in both.
     "ENUM_NAME_OVERRIDES": {"EntityTypeEnum": "memory.graph.ENTITY_TYPES"},
 }

@@ -1,7 +1,8 @@
 """A small OpenAI-compatible HTTP server for tests: the real SDK talks to it over loopback.
 
 It serves /v1/chat/completions (answers that follow the request's JSON schema, built from the
-message it was sent) and /v1/embeddings (deterministic unit vectors), and records every request.
+message it was sent; without a schema, a chat reply that repeats the last message) and /v1/embeddings
+(deterministic unit vectors), and records every request.
 """
 
 import hashlib
@@ -72,13 +73,18 @@ class OpenAIStub:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def chat(self, body: dict) -> dict:
-        message = body["messages"][-1]["content"].split("Message:\n", 1)[-1]
-        answer = extraction_answer(message)
-        jsonschema.validate(answer, body["response_format"]["json_schema"]["schema"])
+        last = body["messages"][-1]["content"]
+        last = last if isinstance(last, str) else " ".join(part.get("text", "") for part in last)
+        if "response_format" in body:
+            answer = extraction_answer(last.split("Message:\n", 1)[-1])
+            jsonschema.validate(answer, body["response_format"]["json_schema"]["schema"])
+            content = json.dumps(answer)
+        else:
+            content = f"You asked: {last}"
         return {
             "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": body["model"],
             "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": json.dumps(answer)}}],
+                         "message": {"role": "assistant", "content": content}}],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
         }
 
