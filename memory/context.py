@@ -16,6 +16,7 @@ from memory.extraction.speakers import speaker_split
 from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, TRACES
 from memory.models import CATEGORIES, Agent, Subject
 from memory.relevance import Question, question_read, relevance
+from memory.wording import fact_line, predicate_words
 from portal.graphdb import moment
 from portal.tokens import count_tokens
 
@@ -341,7 +342,8 @@ def _message_item(m: dict, *, score: float, today: date, provenance: dict) -> di
 
 
 def _fact_item(f: dict, *, question: Question, today: date) -> dict:
-    text = f"{f['subject']} {f['predicate'].replace('_', ' ').lower()} {f['object']}"
+    """A fact as a line the model reads: its predicate in words ("user works at Acme Corp")."""
+    text = fact_line(subject=f["subject"], predicate=f["predicate"], object=f["object"])
     scored = relevance(question=question, similarity=f["similarity"], text=text)
     if f["valid_from"] and _said(f["valid_from"], today):
         text += f" (since {_said(f['valid_from'], today)})"
@@ -372,8 +374,8 @@ def _entity_item(e: dict, *, question: Question) -> dict:
     related = [r for r in e["related"] if r.get("name")]
     if related:
         text += ": " + "; ".join(
-            f"{r['type'].replace('_', ' ').lower()} {r['name']}" if r["outgoing"]
-            else f"{r['name']} {r['type'].replace('_', ' ').lower()} it"
+            f"{predicate_words(r['type'])} {r['name']}" if r["outgoing"]
+            else f"{r['name']} {predicate_words(r['type'])} it"
             for r in related
         )
     scored = relevance(question=question, similarity=e["similarity"], text=" ".join([e["name"], *e["aliases"]]))

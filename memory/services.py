@@ -25,6 +25,7 @@ from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, kind_get
 from memory.models import (CATEGORIES, Agent, AgentToken, ConsentRecord, Correction, CorrectionStatus, Grant,
                            MemoryAccess, MemoryAccessItem, Subject)
 from memory.selectors import ACCESS_QUEUE, consented_categories, item_get
+from memory.wording import fact_line
 from portal.audit import Actor, actor_label, audit_record
 from portal.exceptions import ApplicationError, NotFound, StoreUnavailable
 from portal.outbox import work_enqueue
@@ -559,7 +560,7 @@ def _version_props(*, kind: str, item: dict, value: dict) -> tuple[dict, date | 
         stated_from = date.fromisoformat(value["valid_from"]) if value.get("valid_from") else None
         stated_until = date.fromisoformat(value["valid_until"]) if value.get("valid_until") else None
         obj = value.get("object", item["object"])
-        text = f"{item['subject']} {item['predicate'].replace('_', ' ').lower()} {obj}"
+        text = fact_line(subject=item["subject"], predicate=item["predicate"], object=obj)
         return {"subject": item["subject"], "predicate": item["predicate"], "object": obj, "confidence": 1.0,
                 "embedding": get_embedder().embed([text])[0].tolist(), "stated_from": stated_from,
                 "stated_until": stated_until}, stated_from

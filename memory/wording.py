@@ -172,6 +172,12 @@ def fact_sentence(*, subject: str, predicate: str, object: str, valid_from=None,
     return sentence
 
 
+def fact_line(*, subject: str, predicate: str, object: str) -> str:
+    """Return a fact as one plain line, as the context prints it and its vector is made from ("user works at Acme
+    Corp"): the subject as stored, the predicate in words."""
+    return f"{subject} {predicate_words(predicate)} {object}"
+
+
 def predicate_words(predicate: str, *, you: bool = False) -> str:
     """Return how a predicate reads after its subject ("works at"; said of you, "work at"), for a label."""
     phrase = PHRASES.get(predicate)
