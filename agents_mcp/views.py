@@ -1,6 +1,9 @@
 from urllib.parse import urlsplit
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponse, JsonResponse
+from mcp_types import INVALID_REQUEST
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.models import get_application_model
@@ -34,10 +37,16 @@ def mcp_endpoint(request):
         return _unauthorized(request, "Connect first: send Authorization: Bearer <token> (the OAuth flow gives one).")
     token = found[1]
     request.auth = token  # counted in the agent's usage, as an API call is
+    try:
+        body = request.body
+    except RequestDataTooBig:
+        return JsonResponse({"jsonrpc": "2.0", "id": None, "error": {
+            "code": INVALID_REQUEST, "message": f"The body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 2**20} "
+                                                "MiB; nothing was read."}}, status=413)
     caller = Caller(authorization=request.META["HTTP_AUTHORIZATION"], scopes=tuple(token.agent.scopes),
                     user_id=selectors.connection_person(agent=token.agent), host=request.get_host(),
                     secure=request.is_secure())
-    return mcp_respond(request=request, body=request.body, caller=caller)
+    return mcp_respond(request=request, body=body, caller=caller)
 
 
 def _unauthorized(request, message: str, error: str | None = None) -> JsonResponse:

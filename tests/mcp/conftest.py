@@ -51,7 +51,9 @@ def connect(live_server, transactional_db):
 @contextlib.asynccontextmanager
 async def mcp_client(url: str, token: str, *, mode: str = "auto"):
     """The official MCP client over Streamable HTTP, with the token as a static header."""
-    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30) as http:
+    # A connection per request: the test server's keep-alive answers wait out the client's delayed ACK (40 ms).
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}", "Connection": "close"},
+                                  timeout=30) as http:
         async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
             yield client
 
