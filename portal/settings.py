@@ -247,7 +247,11 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
     "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
     "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
 }
+# Desktop clients receive the code on a loopback http://127.0.0.1 redirect (RFC 8252), so http stays allowed.
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 
 # Governance.

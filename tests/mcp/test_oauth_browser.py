@@ -12,13 +12,14 @@ from urllib.parse import parse_qs, urlsplit
 import httpx2
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
-from mcp import Client
+from django.test import Client
+from mcp import Client as MCPClient
 from mcp.client.auth import OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 from playwright.async_api import async_playwright
 
-from memory.models import Agent
+from memory.models import Agent, AgentToken
 from tests.conftest import BROWSER_PASSWORD, CHROMIUM_ARGS, ROOT, SCREENSHOTS
 
 REDIRECT = "http://127.0.0.1:33418/callback"
@@ -56,7 +57,7 @@ def test_a_person_connects_a_client_from_the_readme_in_a_browser(live_server, tr
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     url = readme_server_url(live_server.url)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    seen = {}
+    seen, storage = {}, MemoryStorage()
 
     async def scenario():
         async with async_playwright() as pw:
@@ -84,16 +85,16 @@ def test_a_person_connects_a_client_from_the_readme_in_a_browser(live_server, tr
 
             async def callback() -> AuthorizationCodeResult:
                 query = parse_qs(urlsplit(await redirected).query)
-                return AuthorizationCodeResult(code=query["code"][0], state=query["state"][0])
+                return AuthorizationCodeResult(code=query["code"][0], state=query["state"][0], iss=query["iss"][0])
 
             started = time.monotonic()
             auth = OAuthClientProvider(
-                server_url=url, storage=MemoryStorage(), redirect_handler=open_browser, callback_handler=callback,
+                server_url=url, storage=storage, redirect_handler=open_browser, callback_handler=callback,
                 client_metadata=OAuthClientMetadata(client_name="Desk assistant", redirect_uris=[REDIRECT],
                                                     grant_types=["authorization_code", "refresh_token"],
                                                     token_endpoint_auth_method="none"))
             async with httpx2.AsyncClient(auth=auth, headers={"Connection": "close"}, timeout=30) as http:
-                async with Client(streamable_http_client(url, http_client=http)) as client:
+                async with MCPClient(streamable_http_client(url, http_client=http)) as client:
                     tools = [tool.name for tool in (await client.list_tools()).tools]
                     appended = await client.call_tool("message_append", {"session_id": "desk", "messages": [
                         {"role": "user", "content": "My desk is by the window."}]})
@@ -125,3 +126,11 @@ def test_a_person_connects_a_client_from_the_readme_in_a_browser(live_server, tr
     assert agent.agent_id in seen["agents"] and "active" in seen["agents"]
     assert refused.is_error and "This agent has no access to that user's memory." in refused.content[0].text
     print(f"\nconnected a client in {seen['connected_in']:.1f} s (sign-in and consent included)")
+
+    # Revoked, the client cannot refresh its way back in; a token it gives back is revoked with its agent token.
+    client_id, tokens = storage.client_info.client_id, storage.tokens
+    refreshed = Client().post("/oauth/token/", {"grant_type": "refresh_token", "refresh_token": tokens.refresh_token,
+                                                 "client_id": client_id})
+    assert refreshed.status_code == 400 and refreshed.json()["error"] == "invalid_grant"
+    assert Client().post("/oauth/revoke_token/", {"token": tokens.access_token, "client_id": client_id}).status_code == 200
+    assert AgentToken.objects.get(digest=AgentToken.digest_of(tokens.access_token)).revoked_at is not None
