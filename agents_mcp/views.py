@@ -71,6 +71,17 @@ class ConsentView(AuthorizationView):
         return {**context, "title": "Connect a client to your memory",
                 "return_to": urlsplit(context["form"]["redirect_uri"].value() or "").netloc}
 
+    def render_to_response(self, context, **kwargs):
+        """The page's form may send the browser on to the client's registered redirect URI (checked by the
+        authorization server before the page renders), so its policy lets a form go there and nowhere else."""
+        response = super().render_to_response(context, **kwargs)
+        form = context.get("form")
+        target = urlsplit(form["redirect_uri"].value() or "") if form is not None else None
+        if target and target.scheme:
+            response._csp_update = {"form-action": [f"{target.scheme}://{target.netloc}" if target.netloc
+                                                    else f"{target.scheme}:"]}
+        return response
+
     def form_valid(self, form):
         if form.cleaned_data.get("allow"):
             application = get_application_model().objects.get(client_id=form.cleaned_data["client_id"])

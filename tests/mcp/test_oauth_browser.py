@@ -123,7 +123,7 @@ def test_a_person_connects_a_client_from_the_readme_in_a_browser(live_server, tr
     assert context.structured_content["categories"] == ["history", "long_term"]  # reasoning was unchecked
     assert "My desk is by the window." in context.structured_content["context"]
     agent = Agent.objects.get(name="Desk assistant")
-    assert agent.agent_id in seen["agents"] and "active" in seen["agents"]
+    assert agent.name in seen["agents"] and "active" in seen["agents"] and agent.agent_id not in seen["agents"]
     assert refused.is_error and "This agent has no access to that user's memory." in refused.content[0].text
     print(f"\nconnected a client in {seen['connected_in']:.1f} s (sign-in and consent included)")
 
