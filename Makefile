@@ -15,6 +15,11 @@ TEST_URLS := NEO4J_URL=bolt://neo4j:neo4j@127.0.0.1:$(TEST_PORT) REDIS_URL=redis
 
 .PHONY: run test setup services stop status
 
+# axe-core, which the browser tests inject into every page (package.json; node_modules/ is not committed).
+node_modules/.package-lock.json: package.json package-lock.json
+	@command -v npm >/dev/null || tools/apt-install.sh npm
+	npm ci --no-audit --no-fund --loglevel=error
+
 $(VENV)/.installed: requirements.txt
 	@python="$$(tools/python.sh)" && { [ -x $(PY) ] || "$$python" -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade pip
@@ -39,7 +44,7 @@ run: services
 	@echo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-test: setup
+test: setup node_modules/.package-lock.json
 	@# Debian's Chromium drives the browser tests; Playwright never downloads a browser of its own.
 	@command -v chromium >/dev/null || tools/apt-install.sh chromium
 	$(TEST_ENV) tools/neo4j/neo4j.sh start

@@ -6,11 +6,13 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.html import format_html
 
 from governance import selectors, services
 from governance.models import ErasureJob, ErasureScope, JobStatus
-from memory.models import RetentionPolicy
+from memory.models import CATEGORIES, RetentionPolicy
 from memory.selectors import subject_find
+from memory.wording import category_label
 from portal.audit import audit_record
 from portal.exceptions import ApplicationError
 
@@ -22,17 +24,44 @@ class ErasureRequestForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=2000)
 
 
+def _category(obj) -> str:
+    return category_label(obj.category) if obj.category else ""
+
+
+class CategoryFilter(admin.SimpleListFilter):
+    """Filter by consent category, named as people read it."""
+
+    title = "category"
+    parameter_name = "category"
+
+    def lookups(self, request, model_admin):
+        return [(c, category_label(c)) for c in CATEGORIES]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(category=self.value()) if self.value() else queryset
+
+
 @admin.register(ErasureJob)
 class ErasureJobAdmin(admin.ModelAdmin):
-    list_display = ("public_id", "scope", "category", "status", "nodes_deleted", "created_at", "finished_at")
-    list_filter = ("status", "scope")
-    readonly_fields = list_display
+    list_display = ("created_at", "scope", "category_label", "status", "nodes_deleted")
+    list_filter = ("status", "scope", CategoryFilter)
+    fields = readonly_fields = ("job_id", "created_at", "scope", "category_label", "status", "nodes_deleted",
+                                "finished_at", "error")
+
+    @admin.display(description="category")
+    def category_label(self, job):
+        return _category(job)
+
+    @admin.display(description="job id")
+    def job_id(self, job):
+        return format_html("<code>{}</code>", job.public_id)
+
     actions = ["residue_delete"]
 
     def has_erase_permission(self, request):
         return request.user.has_perm(ERASE)
 
-    @admin.action(description="Delete what the residue scan found (nodes no one owns), then check again",
+    @admin.action(description="Finish: delete the residue found",
                   permissions=["erase"])
     def residue_delete(self, request, queryset):
         """Finish failed erasures whose only residue is the person's content in nodes without an owner."""
@@ -95,10 +124,19 @@ class ErasureJobAdmin(admin.ModelAdmin):
 class RetentionPolicyAdmin(admin.ModelAdmin):
     """Staff set how long each category is kept, and a stricter retention for an agent; each change is audited."""
 
-    list_display = ("category", "agent", "days", "updated_at")
-    list_filter = ("category",)
+    list_display = ("category_label", "agent", "days", "updated_at")
+    list_filter = (CategoryFilter,)
     list_select_related = ("agent",)
     ordering = ("category", "agent__name")
+
+    @admin.display(description="category", ordering="category")
+    def category_label(self, policy):
+        return _category(policy)
+
+    def formfield_for_choice_field(self, db_field, request, **kwargs):
+        if db_field.name == "category":
+            kwargs["choices"] = [(c, category_label(c)) for c in CATEGORIES]
+        return super().formfield_for_choice_field(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
         before = {field: form.initial.get(field) for field in form.changed_data} if change else {}

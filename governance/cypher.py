@@ -166,8 +166,8 @@ WITH e, collect(DISTINCT {uid: other.uid, name: other.name, kind: other.type, re
      label: coalesce(r.type, r.status), outgoing: startNode(r) = e})[..$limit] AS entities
 OPTIONAL MATCH (f:Fact {user_id: $user_id})-[:ABOUT]->(e)
 WHERE """ + memory_cypher.kept(label="Fact", node="f") + """
-WITH e, entities, collect(DISTINCT {uid: f.uid, text: f.subject + ' ' + f.predicate + ' ' + f.object,
-     status: f.status})[..$limit] AS facts
+WITH e, entities, collect(DISTINCT f {.uid, .subject, .predicate, .object, .valid_from, .valid_until,
+     .status})[..$limit] AS facts
 OPTIONAL MATCH (m:Message {user_id: $user_id})-[:MENTIONS]->(e)
 WHERE """ + memory_cypher.kept(label="Message", node="m") + """
 RETURN e.uid AS uid, e.name AS name, e.type AS type, entities, facts,
@@ -305,10 +305,8 @@ DETACH DELETE n
 RETURN count(*) AS traces, count(*) + sum(size(parts)) AS deleted
 """
 
-# The text a page shows for items named by uid (what a context gave an agent), within retention.
-_ITEM_TEXT = {"Message": "n.role + ': ' + n.content", "Fact": "n.subject + ' ' + n.predicate + ' ' + n.object",
-              "Preference": "n.preference", "Entity": "n.name", "ReasoningTrace": "n.task"}
-ITEMS_TEXT = {label: f"""
-MATCH (n:{label} {{user_id: $user_id}}) WHERE n.uid IN $uids AND {memory_cypher.kept(label=label, node='n')}
-RETURN n.uid AS uid, {text} AS text
-""" for label, text in _ITEM_TEXT.items()}
+# The person's conversations of these sessions, to link what an agent read to the conversation it served.
+CONVERSATIONS_OF_SESSIONS = """
+MATCH (c:Conversation {user_id: $user_id}) WHERE c.session_id IN $sessions
+RETURN c.session_id AS session_id, c.uid AS uid, c.title AS title
+"""

@@ -74,6 +74,9 @@ class ErasureJob(models.Model):
     class Meta:
         ordering = ["-created_at"]
 
+    def __str__(self):
+        return f"Erasure of {self.get_scope_display()}, {self.get_status_display().lower()}"
+
 
 class ErasureTombstone(models.Model):
     """What an erasure removed and what its residue scan found, per store; no ids, no content."""

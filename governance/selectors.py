@@ -25,9 +25,10 @@ from governance import cypher
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
 from memory.adoption import person_names
 from memory.kinds import KINDS, category_labels, kind_get
-from memory.models import (CATEGORIES, ConsentRecord, Grant, MemoryAccess, MemoryAccessItem, RetentionChoice,
+from memory.models import (CATEGORIES, Agent, ConsentRecord, Grant, MemoryAccess, MemoryAccessItem, RetentionChoice,
                            RetentionPolicy, Subject)
-from memory.selectors import consented_categories, person_cutoffs, retention_cutoffs, retention_days
+from memory.selectors import consented_categories, item_texts, person_cutoffs, retention_cutoffs, retention_days
+from memory.wording import fact_sentence, predicate_words, status_label, words
 from portal.exceptions import NotFound
 from portal.graphdb import rows, scalar
 from portal.outbox import WorkCount, WorkItem, work_keys
@@ -103,28 +104,40 @@ def entity_neighbourhood(*, user_id: str, uid: str, limit: int = 25) -> dict:
         raise NotFound("No entity with that id.")
     row = found[0]
     uid, name, kind = row["uid"], row["name"], row["type"]
-    entities = [e for e in row["entities"] if e["uid"]]
-    facts = [f for f in row["facts"] if f["uid"]]
+    entities = [{**e, "label": _relation_words(e)} for e in row["entities"] if e["uid"]]
+    facts = [{**f, "text": fact_sentence(**f)} for f in row["facts"] if f["uid"]]
     messages = [m for m in row["messages"] if m["uid"]]
     nodes = [{"data": {"id": uid, "label": name, "kind": "entity", "center": True}}]
     edges = []
     for e in entities:
         nodes.append({"data": {"id": e["uid"], "label": e["name"], "kind": "entity"}})
         source, target = (uid, e["uid"]) if e["outgoing"] else (e["uid"], uid)
-        edges.append({"data": {"source": source, "target": target, "label": e["label"] or e["rel"]}})
+        edges.append({"data": {"source": source, "target": target, "label": e["label"]}})
     for f in facts:
         nodes.append({"data": {"id": f["uid"], "label": f["text"], "kind": "fact"}})
-        edges.append({"data": {"source": f["uid"], "target": uid, "label": "ABOUT"}})
+        edges.append({"data": {"source": f["uid"], "target": uid, "label": "about"}})
     for m in messages:
         nodes.append({"data": {"id": m["uid"], "label": m["text"], "kind": "message"}})
-        edges.append({"data": {"source": m["uid"], "target": uid, "label": "MENTIONS"}})
+        edges.append({"data": {"source": m["uid"], "target": uid, "label": "mentions"}})
     unique = list({n["data"]["id"]: n for n in nodes}.values())
     return {"uid": uid, "name": name, "type": kind, "entities": entities, "facts": facts, "messages": messages,
             "elements": unique + edges}
 
 
+def _relation_words(entity: dict) -> str:
+    """Return a related entity's link in words: "works at" (read from the side it starts at), "same as"."""
+    if entity["rel"] == "SAME_AS":
+        return f"same as ({status_label(entity['label'])})" if entity["label"] else "same as"
+    return predicate_words(entity["label"] or "RELATED_TO")
+
+
 def trace_steps(*, user_id: str, uid: str) -> list[dict]:
     return rows(cypher.TRACE_STEPS, {"user_id": user_id, "uid": uid})
+
+
+def agent_names(*, agent_ids: set[str]) -> dict[str, str]:
+    """Return each agent's name by its public id, for pages that name the agent a graph node records."""
+    return dict(Agent.objects.filter(agent_id__in=agent_ids).values_list("agent_id", "name"))
 
 
 def grant_list(*, subject: Subject):
@@ -153,7 +166,8 @@ def consent_ledger(*, subject: Subject):
 
 
 def access_list(*, subject: Subject):
-    return MemoryAccess.objects.filter(subject=subject).select_related("agent").order_by("-created_at", "-pk")
+    return (MemoryAccess.objects.filter(subject=subject).select_related("agent").prefetch_related("item_rows")
+            .order_by("-created_at", "-pk"))
 
 
 def export_list(*, subject: Subject):
@@ -507,26 +521,50 @@ def item_uses(*, subject: Subject, uid: str) -> list[dict]:
                 .order_by("-last_at"))
 
 
+def items_read(*, subject: Subject, accesses: list[MemoryAccess]) -> dict[int, list[dict]]:
+    """Return, per access (by pk), the items it gave in order: each with its kind (None: not the person's
+    memory, such as curated knowledge), its text as a person reads it (None: no longer kept) and its score."""
+    kinds = {kind.item_type: kind for kind in KINDS}
+    found = {access.pk: sorted(access.item_rows.all(), key=lambda row: row.pk) for access in accesses}
+    wanted: dict[str, set[str]] = {}
+    for item_rows in found.values():
+        for row in item_rows:
+            if row.item_type in kinds:
+                wanted.setdefault(kinds[row.item_type].name, set()).add(row.uid)
+    texts = item_texts(user_id=subject.user_id, uids=wanted)
+    return {pk: [{"item_type": row.item_type, "uid": row.uid, "score": row.score, "text": texts.get(row.uid),
+                  "kind": kinds[row.item_type].name if row.item_type in kinds else None,
+                  "title": kinds[row.item_type].item_title if row.item_type in kinds else None} for row in item_rows]
+            for pk, item_rows in found.items()}
+
+
+def access_page(*, subject: Subject, accesses: list[MemoryAccess]) -> list[dict]:
+    """Return a page of the access log as a person reads it: per request the agent, the conversation it
+    served and the items it gave, grouped by kind in the registry's order (what is not memory last)."""
+    items = items_read(subject=subject, accesses=accesses)
+    sessions = {access.session_id for access in accesses if access.session_id}
+    conversations = {row["session_id"]: row for row in rows(cypher.CONVERSATIONS_OF_SESSIONS, {
+        "user_id": subject.user_id, "sessions": sorted(sessions)})} if sessions else {}
+    titles = {kind.name: kind.title for kind in KINDS}
+    page = []
+    for access in accesses:
+        groups: dict[str, list[dict]] = {}
+        for item in items[access.pk]:
+            groups.setdefault(item["kind"] or item["item_type"], []).append(item)
+        order = sorted(groups, key=lambda name: list(titles).index(name) if name in titles else len(titles))
+        page.append({"access": access, "conversation": conversations.get(access.session_id),
+                     "groups": [(titles.get(name) or words(name).capitalize(), groups[name]) for name in order]})
+    return page
+
+
 def turn_contexts(*, subject: Subject, session_id: str) -> dict[int, list[dict]]:
     """Return, per turn (the seq of its first message) of one of the subject's sessions, the contexts that
     served it: agent, time and the items given, each with the kind its page is under (None: not memory)."""
-    kinds = {kind.item_type: kind for kind in KINDS}
     accesses = list(MemoryAccess.objects.filter(subject=subject, session_id=session_id, turn_seq__isnull=False)
                     .select_related("agent").prefetch_related("item_rows").order_by("created_at", "pk"))
-    wanted: dict[str, set[str]] = {}
-    for access in accesses:
-        for row in access.item_rows.all():
-            if row.item_type in kinds:
-                wanted.setdefault(kinds[row.item_type].label, set()).add(row.uid)
-    cutoffs = person_cutoffs(user_id=subject.user_id)
-    texts = {found["uid"]: found["text"] for label, uids in wanted.items()
-             for found in rows(cypher.ITEMS_TEXT[label], {"user_id": subject.user_id, "uids": sorted(uids),
-                                                          "cutoffs": cutoffs})}
+    items = items_read(subject=subject, accesses=accesses)
     turns: dict[int, list[dict]] = {}
     for access in accesses:
-        items = [{"item_type": row.item_type, "uid": row.uid, "score": row.score, "text": texts.get(row.uid),
-                  "kind": kinds[row.item_type].name if row.item_type in kinds else None}
-                 for row in sorted(access.item_rows.all(), key=lambda row: row.pk)]
         turns.setdefault(access.turn_seq, []).append(
-            {"agent": access.agent, "created_at": access.created_at, "items": items})
+            {"agent": access.agent, "created_at": access.created_at, "items": items[access.pk]})
     return turns

@@ -12,6 +12,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 from governance import cypher, selectors
@@ -22,6 +23,7 @@ from memory.kinds import ENTITIES, ERASE_ORDER, FACTS, KINDS, MESSAGES, PREFEREN
 from memory.models import (CATEGORIES, ConsentRecord, Correction, Grant, MemoryAccess, RetentionChoice,
                            RetentionPolicy, Subject)
 from memory.selectors import retention_cutoffs
+from memory.wording import CATEGORY_HELP, CATEGORY_LABELS, PHRASES
 from portal.audit import Actor, audit_record
 from portal.exceptions import ApplicationError
 from portal.graphdb import rows, scalar
@@ -34,7 +36,6 @@ EXPORT_PAGE = 1000
 # Passes of erase-then-scan before an erasure gives up: a write that raced the first pass (an
 # extraction already running) is caught by the next.
 ERASE_PASSES = 5
-README = Path(__file__).resolve().parent / "export_readme.md"
 
 
 @transaction.atomic
@@ -85,7 +86,7 @@ def export_build(*, job_id: int) -> ExportJob:
     partial = final.with_suffix(".part")
     generated_at = timezone.now()
     with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("README.md", README.read_text())
+        archive.writestr("README.md", _export_readme())
         done = 0
         for label in counts:
             with _json_array(archive, f"nodes/{label}.json") as write:
@@ -135,6 +136,13 @@ def export_build(*, job_id: int) -> ExportJob:
     job.expires_at = job.finished_at + timedelta(hours=settings.EXPORT_TTL_HOURS)
     job.save()
     return job
+
+
+def _export_readme() -> str:
+    """Return the archive's README: what each file holds, and how the memory in it reads in words."""
+    return render_to_string("governance/export_readme.md", {
+        "categories": [(c, CATEGORY_LABELS[c], CATEGORY_HELP[c], category_labels(c)) for c in CATEGORIES],
+        "phrases": sorted(PHRASES.items())})
 
 
 def export_fail(*, job_id: int, error: str) -> None:
@@ -300,7 +308,7 @@ def _residue_error(residue: dict[str, int]) -> str:
     """Return what is left after an erasure and how to finish it, for the person and staff."""
     if residue.get("content") and sum(residue.values()) == residue["content"]:
         return (f"Your content is still in {residue['content']} place(s) no one owns, listed below. Staff finish the "
-                "erasure by deleting them: Erasure jobs, action \"Delete what the residue scan found\".")
+                "erasure by deleting them: Erasure jobs, action \"Finish: delete the residue found\".")
     return ("Something of yours remained after erasing (counts per store below); it was retried. Staff can "
             "request the erasure again once the store that held it answers.")
 

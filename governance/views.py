@@ -16,13 +16,20 @@ from memory import services as memory_services
 from memory.forms import CorrectionForm
 from memory.kinds import ENTITIES, KINDS, TRACES, kind_get
 from memory.models import CATEGORIES
+from memory.wording import CATEGORY_HELP, CATEGORY_LABELS, category_label, provenance
 from portal.exceptions import ApplicationError, NotFound
 
 KIND_TITLES = {kind.name: kind.title for kind in KINDS}
 # A search of one's memory reads this much of what was typed, as the search box allows.
 SEARCH_MAX_CHARS = 200
-CATEGORY_TITLES = {"history": "Conversation history", "long_term": "Long-term memory (facts, preferences, entities)",
-                   "reasoning": "Reasoning traces"}
+ACCESSES_PER_PAGE = 20
+# The section menu of every page: URL name (with its arguments) and title.
+SECTIONS = (("governance:overview", {}, "My memory"), ("governance:consent", {}, "Consent"),
+            ("governance:retention", {}, "Retention"), ("governance:agent_list", {}, "Agents"),
+            ("governance:conversation_list", {}, "Conversations"),
+            ("governance:item_list", {"kind": "facts"}, "Browse"), ("governance:correction_list", {}, "Corrections"),
+            ("governance:access_list", {}, "Access log"), ("governance:export_list", {}, "Export"),
+            ("governance:erase", {}, "Erase"))
 
 
 def _subject(request):
@@ -38,8 +45,9 @@ def _found(read, **kwargs):
 
 
 def _page(request, template: str, title: str, **context):
+    sections = [(reverse(name, kwargs=kwargs), section) for name, kwargs, section in SECTIONS]
     return render(request, template, {"title": title, "site_header": "Memory portal", "is_nav_sidebar_enabled": False,
-                                      "kind_titles": KIND_TITLES, **context})
+                                      "kind_titles": KIND_TITLES, "sections": sections, **context})
 
 
 @login_required
@@ -49,14 +57,15 @@ def overview(request):
     grants = selectors.grant_list(subject=subject).filter(revoked_at__isnull=True)
     # What an agent with access may not use, so the person sees why it does not remember something.
     withdrawn = [
-        (grant.agent.name, category) for grant in grants
+        (grant.agent.name, category_label(category)) for grant in grants
         for consented in [memory_selectors.consented_categories(subject=subject, agent=grant.agent)]
         for category in CATEGORIES if category not in consented
     ]
+    conversations = selectors.conversation_list(user_id=subject.user_id, limit=5)
     return _page(
         request, "governance/overview.html", "My memory",
-        counts=selectors.node_counts(user_id=subject.user_id),
-        conversations=selectors.conversation_list(user_id=subject.user_id, limit=5),
+        counts=_counts(subject),
+        conversations=_named_agents(conversations),
         grants=grants, last_export=selectors.export_list(subject=subject).first(),
         ready_exports=[job for job in selectors.export_list(subject=subject) if job.is_downloadable],
         pending_erasure=selectors.erasure_pending(subject=subject),
@@ -64,6 +73,17 @@ def overview(request):
         tombstones=selectors.tombstone_list(subject=subject)[:5],
         proposed_corrections=memory_selectors.correction_list(subject=subject, status="proposed").count(),
     )
+
+
+def _counts(subject) -> list[tuple[str, str, int]]:
+    """Return how many conversations, messages, facts... the subject has: (kind, its title, count)."""
+    return [(name, KIND_TITLES.get(name, name.capitalize()), n)
+            for name, n in selectors.node_counts(user_id=subject.user_id).items()]
+
+
+def _named_agents(conversations: list[dict]) -> list[dict]:
+    names = selectors.agent_names(agent_ids={c["agent_id"] for c in conversations})
+    return [{**c, "agent": names.get(c["agent_id"], c["agent_id"])} for c in conversations]
 
 
 @login_required
@@ -85,15 +105,16 @@ def consent(request):
         except ApplicationError as exc:
             messages.error(request, exc.message)
             return redirect("governance:consent")
-        who = agent.name if agent else "all agents"
+        who, what = agent.name if agent else "all agents", category_label(category).lower()
         if granted:
-            messages.success(request, f"Consent to {CATEGORY_TITLES[category].lower()} granted for {who}.")
+            messages.success(request, f"Consent to {what} granted for {who}.")
             return redirect("governance:consent")
-        messages.warning(request, f"Consent to {CATEGORY_TITLES[category].lower()} withdrawn for {who}: "
+        messages.warning(request, f"Consent to {what} withdrawn for {who}: "
                                   "agents can no longer store or read it. What is already stored is still there.")
         return redirect("governance:consent_erase", category=category)
     return _page(request, "governance/consent.html", "Consent",
-                 matrix=selectors.consent_matrix(subject=subject), category_titles=CATEGORY_TITLES,
+                 matrix=selectors.consent_matrix(subject=subject),
+                 categories=[(c, CATEGORY_LABELS[c], CATEGORY_HELP[c]) for c in CATEGORIES],
                  ledger=Paginator(selectors.consent_ledger(subject=subject), 50).get_page(request.GET.get("page")))
 
 
@@ -105,10 +126,10 @@ def consent_erase(request, category):
     subject = _subject(request)
     if request.method == "POST":
         job = services.erasure_request(subject=subject, scope=ErasureScope.CATEGORY, category=category)
-        messages.info(request, f"Erasing your {CATEGORY_TITLES[category].lower()}.")
+        messages.info(request, f"Erasing your {category_label(category).lower()}.")
         return redirect("governance:erasure_detail", public_id=job.public_id)
-    return _page(request, "governance/consent_erase.html", f"Erase {CATEGORY_TITLES[category].lower()}?",
-                 category=category, category_title=CATEGORY_TITLES[category],
+    return _page(request, "governance/consent_erase.html", f"Erase your {category_label(category).lower()}?",
+                 category=category, category_title=category_label(category),
                  counts=selectors.node_counts(user_id=subject.user_id))
 
 
@@ -148,7 +169,7 @@ def agent_revoke(request, agent_id):
 def conversation_list(request):
     subject = _subject(request)
     return _page(request, "governance/conversation_list.html", "Conversations",
-                 conversations=selectors.conversation_list(user_id=subject.user_id, limit=200))
+                 conversations=_named_agents(selectors.conversation_list(user_id=subject.user_id, limit=200)))
 
 
 @login_required
@@ -161,8 +182,9 @@ def conversation_detail(request, uid):
     # A context served the turn whose first message takes its seq; until that message is stored it is pending.
     conversation["pending"] = [c for seq, served in turns.items() if seq > (conversation["last_seq"] or 0)
                                for c in served]
+    agent = selectors.agent_names(agent_ids={conversation["agent_id"]}).get(conversation["agent_id"])
     return _page(request, "governance/conversation_detail.html", conversation["title"] or conversation["session_id"],
-                 conversation=conversation)
+                 conversation=conversation, agent=agent or conversation["agent_id"])
 
 
 @login_required
@@ -194,11 +216,21 @@ def item_detail(request, kind, uid):
         extra["neighbourhood"] = selectors.entity_neighbourhood(user_id=user_id, uid=uid)
     elif kind == TRACES.name:
         extra["steps"] = selectors.trace_steps(user_id=user_id, uid=uid)
-    fields = [(name, item.get(name)) for name in kind_get(kind).fields]
-    extra["corrections"] = memory_selectors.item_corrections(subject=_subject(request), uid=uid)
+    extra["corrections"] = memory_selectors.item_corrections(subject=subject, uid=uid)
     extra["correctable"] = kind in memory_services.CORRECTABLE
     return _page(request, "governance/item_detail.html", kind_get(kind).item_title, kind=kind,
-                 list_title=kind_get(kind).title, item=item, fields=fields, **extra)
+                 list_title=kind_get(kind).title, item=item, fields=_fields(kind, item), **extra)
+
+
+def _fields(kind: str, item: dict) -> list[tuple[str, object]]:
+    """Return the item's stored fields that hold something, agents named, who corrected it in words."""
+    fields = [(name, item.get(name)) for name in kind_get(kind).fields if item.get(name) not in (None, "", [])]
+    by = item.get("corrected_by") or ""
+    agents = selectors.agent_names(agent_ids={item.get("agent_id"), *(part.removeprefix("agent ")
+                                                                      for part in by.split(", accepted by "))})
+    named = {"corrected_by": lambda value: provenance(value, agent_names=agents),
+             "agent_id": lambda value: agents.get(value, value)}
+    return [(name, named[name](value) if name in named else value) for name, value in fields]
 
 
 @login_required
@@ -212,8 +244,7 @@ def item_forget(request, kind, uid):
                                   "including what was derived only from it.")
         return redirect("governance:item_list", kind=kind)
     return _page(request, "governance/item_forget.html", "Forget this item?", kind=kind,
-                 list_title=kind_get(kind).title, item=item,
-                 fields=[(name, item.get(name)) for name in kind_get(kind).fields])
+                 list_title=kind_get(kind).title, item=item)
 
 
 @login_required
@@ -234,15 +265,17 @@ def retention(request):
             messages.success(request, "Saved: what is older is no longer given to agents nor shown, and is deleted "
                                       "within the hour." if days else "Saved: kept as long as staff keep it.")
         return redirect("governance:retention")
-    rows = [{**row, "title": CATEGORY_TITLES[row["category"]]} for row in selectors.retention_overview(subject=subject)]
+    rows = [{**row, "title": category_label(row["category"])} for row in selectors.retention_overview(subject=subject)]
     return _page(request, "governance/retention.html", "Retention", rows=rows)
 
 
 @login_required
 @require_GET
 def access_list(request):
-    accesses = Paginator(selectors.access_list(subject=_subject(request)), 50).get_page(request.GET.get("page"))
-    return _page(request, "governance/access_list.html", "Access log", accesses=accesses)
+    subject = _subject(request)
+    page = Paginator(selectors.access_list(subject=subject), ACCESSES_PER_PAGE).get_page(request.GET.get("page"))
+    return _page(request, "governance/access_list.html", "Access log", page=page,
+                 accesses=selectors.access_page(subject=subject, accesses=list(page)))
 
 
 @login_required
@@ -283,8 +316,7 @@ def erase(request):
         job = services.erasure_request(subject=subject, scope=ErasureScope.ALL)
         messages.info(request, "Erasing your memory. Your agents are paused until it has finished.")
         return redirect("governance:erasure_detail", public_id=job.public_id)
-    return _page(request, "governance/erase.html", "Erase my memory?",
-                 counts=selectors.node_counts(user_id=subject.user_id),
+    return _page(request, "governance/erase.html", "Erase my memory?", counts=_counts(subject),
                  exports=selectors.export_list(subject=subject).count(),
                  accesses=selectors.access_list(subject=subject).count(),
                  grants=selectors.grant_list(subject=subject).filter(revoked_at__isnull=True))
@@ -295,7 +327,7 @@ def erase(request):
 def erasure_detail(request, public_id):
     job = _found(selectors.erasure_get, subject=_subject(request), public_id=public_id)
     return _page(request, "governance/erasure_detail.html", "Erasure", job=job,
-                 tombstone=getattr(job, "tombstone", None), category_titles=CATEGORY_TITLES,
+                 tombstone=getattr(job, "tombstone", None),
                  refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING))
 
 
@@ -307,8 +339,7 @@ def account_delete(request):
         job = services.erasure_request(subject=subject, scope=ErasureScope.ACCOUNT)
         logout(request)
         return redirect("governance:account_deleted", public_id=job.public_id)
-    return _page(request, "governance/account_delete.html", "Delete my account?",
-                 counts=selectors.node_counts(user_id=subject.user_id))
+    return _page(request, "governance/account_delete.html", "Delete my account?", counts=_counts(subject))
 
 
 @require_GET
@@ -346,10 +377,17 @@ def item_correct(request, kind, uid):
 @login_required
 @require_GET
 def correction_list(request):
-    corrections = memory_selectors.correction_list(subject=_subject(request))
+    subject = _subject(request)
+    corrections = memory_selectors.correction_list(subject=subject)
+    proposed = [c for c in corrections if c.status == "proposed"]
+    page = Paginator(corrections, 50).get_page(request.GET.get("page"))
+    uids: dict[str, set[str]] = {}
+    for c in [*proposed, *page]:
+        uids.setdefault(c.kind, set()).update({c.target_uid, c.version_uid} - {""})
+    texts = memory_selectors.item_texts(user_id=subject.user_id, uids=uids)
     return _page(request, "governance/correction_list.html", "Corrections",
-                 proposed=[c for c in corrections if c.status == "proposed"],
-                 corrections=Paginator(corrections, 50).get_page(request.GET.get("page")))
+                 proposed=[(c, texts.get(c.target_uid)) for c in proposed],
+                 corrections=page, rows=[(c, texts.get(c.version_uid) or texts.get(c.target_uid)) for c in page])
 
 
 def _correction_decide(request, public_id, decide, done: str):

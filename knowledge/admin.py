@@ -21,10 +21,9 @@ class TryQueryForm(forms.Form):
 
 @admin.register(RetrievalProfile)
 class RetrievalProfileAdmin(BoundedSearchAdmin):
-    list_display = ("name", "mode", "ranker", "top_k", "vector_index", "fulltext_index", "enriched")
+    list_display = ("name", "mode", "ranker", "top_k", "enriched")
     list_filter = ("mode", "ranker")
     search_fields = ("name", "description")
-    filter_horizontal = ("agents",)
     fieldsets = (
         (None, {"fields": ("name", "description", "agents")}),
         ("Search", {"fields": (

@@ -16,6 +16,7 @@ from memory.extraction.speakers import speaker_split
 from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, TRACES
 from memory.models import CATEGORIES, Agent, Subject
 from memory.relevance import Question, question_read, relevance
+from memory.wording import fact_line, predicate_words
 from portal.graphdb import moment
 from portal.tokens import count_tokens
 
@@ -34,7 +35,7 @@ DEFAULT_LIMITS = {HISTORY: 10, **{kind.name: kind.default_limit for kind in (FAC
 # Chosen by rotation over LoCoMo's conversations (docs/benchmarks.md): the least relevance an item needs to
 # earn its tokens, the share of a message's relevance a turn next to it gets, and how much more the turns
 # of the speaker a question names, and those said in the span it names, count.
-MIN_RELEVANCE = 0.3
+MIN_RELEVANCE = 0.25
 NEIGHBOUR_SHARE = 0.3
 SPEAKER_BOOST = 2.0
 TIME_BOOST = 1.5
@@ -161,28 +162,35 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
         entity_lucene=selectors.lucene_query(text=text, user_id=user_id, fields=("name", "aliases")) if text else None,
         as_of=request.as_of, cutoffs=cutoffs,
     )
-    today = datetime.now(UTC).date()
-    question = question_read(focus["text"])
-    history = [_history_item(m) for m in recall["recent"]] if HISTORY in wanted else []
-    ranked: list[dict] = []
-    if sections["recall"]:
-        ranked += _messages_scored(recall, question=question, speaker=focus["speaker"], today=today)
-    if sections["long_term"]:
-        said = {item["id"]: item["provenance"]["relevance"]["score"] for item in ranked}
-        facts = [_fact_item(f, question=question, today=today) for f in recall["facts"]]
-        preferences = [_preference_item(p, question=question) for p in recall["preferences"]]
-        ranked += _facts_joined(_from_messages(facts, said), asked=text)
-        ranked += _from_messages(preferences, said)
-        ranked += [_entity_item(e, question=question) for e in recall["entities"]]
-    if sections["reasoning"]:
-        ranked += [_trace_item(t, question=question) for t in recall["traces"]]
+    ranked = _memory_scored(recall, sections=sections, focus=focus, asked=text)
     for name in provided if text else []:
-        ranked += [_provided_item(item, section=name, question=question) for item in PROVIDED[name].provide(
-            agent=agent, request=request, query=text, embedding=provided_embedding, limit=limits[name])]
+        ranked += [_provided_item(item, section=name, question=question_read(focus["text"])) for item in
+                   PROVIDED[name].provide(agent=agent, request=request, query=text, embedding=provided_embedding,
+                                          limit=limits[name])]
     ranked.sort(key=lambda item: item["score"], reverse=True)
+    history = [_history_item(m) for m in recall["recent"]] if HISTORY in wanted else []
     packed = _pack(history=history, ranked=ranked, budget=request.token_budget, limits=limits,
                    min_relevance=request.min_relevance)
     return {**packed, "turn_seq": recall["next_seq"] if sections["history"] else None}
+
+
+def _memory_scored(recall: dict, *, sections: dict[str, bool], focus: dict, asked: str) -> list[dict]:
+    """Return every recalled message, fact, preference, entity and trace scored on the relevance scale."""
+    today = datetime.now(UTC).date()
+    question = question_read(focus["text"])
+    scored: list[dict] = []
+    if sections["recall"]:
+        scored += _messages_scored(recall, question=question, speaker=focus["speaker"], today=today)
+    if sections["long_term"]:
+        said = {item["id"]: item["provenance"]["relevance"]["score"] for item in scored}
+        facts = [_fact_item(f, question=question, today=today) for f in recall["facts"]]
+        preferences = [_preference_item(p, question=question) for p in recall["preferences"]]
+        scored += _facts_joined(_from_messages(facts, said), asked=asked)
+        scored += _from_messages(preferences, said)
+        scored += [_entity_item(e, question=question) for e in recall["entities"]]
+    if sections["reasoning"]:
+        scored += [_trace_item(t, question=question) for t in recall["traces"]]
+    return scored
 
 
 def _time_asked(text: str) -> tuple[datetime, datetime] | None:
@@ -341,7 +349,8 @@ def _message_item(m: dict, *, score: float, today: date, provenance: dict) -> di
 
 
 def _fact_item(f: dict, *, question: Question, today: date) -> dict:
-    text = f"{f['subject']} {f['predicate'].replace('_', ' ').lower()} {f['object']}"
+    """A fact as a line the model reads: its predicate in words ("user works at Acme Corp")."""
+    text = fact_line(subject=f["subject"], predicate=f["predicate"], object=f["object"])
     scored = relevance(question=question, similarity=f["similarity"], text=text)
     if f["valid_from"] and _said(f["valid_from"], today):
         text += f" (since {_said(f['valid_from'], today)})"
@@ -372,8 +381,8 @@ def _entity_item(e: dict, *, question: Question) -> dict:
     related = [r for r in e["related"] if r.get("name")]
     if related:
         text += ": " + "; ".join(
-            f"{r['type'].replace('_', ' ').lower()} {r['name']}" if r["outgoing"]
-            else f"{r['name']} {r['type'].replace('_', ' ').lower()} it"
+            f"{predicate_words(r['type'])} {r['name']}" if r["outgoing"]
+            else f"{r['name']} {predicate_words(r['type'])} it"
             for r in related
         )
     scored = relevance(question=question, similarity=e["similarity"], text=" ".join([e["name"], *e["aliases"]]))

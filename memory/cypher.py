@@ -104,7 +104,8 @@ CALL (c, tail) {  // the last few first, then their hashes: no seek of every mes
   WITH collect(m) AS last
   RETURN [m IN last WHERE m.content_hash IN $hashes | [m.uid, m.seq, m.client_id, m.content_hash]] AS by_content
 }
-RETURN c.uid AS uid, tail.created_at AS last_created_at, by_client + by_content AS seen
+RETURN c.uid AS uid, tail.created_at AS last_created_at, by_client + by_content AS seen,
+       tail IS NULL OR tail.speaker IS NOT NULL AS labelling
 """
 
 # Locks the conversation node first (SET), so the tail read after it is the committed one even if
@@ -996,3 +997,14 @@ SET e.name = $name, e.type = $type, e.aliases = $aliases, e.embedding = $embeddi
     e.correction_id = $correction_id, e.corrected_by = $corrected_by
 RETURN e.uid AS uid
 """
+
+
+# What a page shows of items named by uid (what a context gave an agent), within retention: the text, and
+# the parts a sentence is made of (a message's speaker, a fact's subject, predicate, object and validity).
+_ITEM_TEXT = {"Message": "n.content", "Fact": "n.object", "Preference": "n.preference", "Entity": "n.name",
+              "ReasoningTrace": "n.task"}
+ITEMS_TEXT = {label: f"""
+MATCH (n:{label} {{user_id: $user_id}}) WHERE n.uid IN $uids AND {kept(label=label, node='n')}
+RETURN n.uid AS uid, {text} AS text,
+       n {{.role, .subject, .predicate, .object, .valid_from, .valid_until, .status}} AS parts
+""" for label, text in _ITEM_TEXT.items()}

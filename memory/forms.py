@@ -4,6 +4,7 @@ from django import forms
 
 from memory.graph import ENTITY_TYPES
 from memory.kinds import ENTITIES, FACTS, PREFERENCES
+from memory.wording import PERSON, entity_type_label, field_label, predicate_words
 
 
 def _date(value):
@@ -21,11 +22,16 @@ class CorrectionForm(forms.Form):
         self.kind, self.item = kind, item
         fields = {}
         if kind == FACTS.name:
-            fields["object"] = forms.CharField(max_length=500, initial=item["object"],
-                                               label=f"{item['subject']} {item['predicate']}")
+            subject = "You" if item["subject"] == PERSON else item["subject"]
+            fields["object"] = forms.CharField(
+                max_length=500, initial=item["object"],
+                label=f"{subject} {predicate_words(item['predicate'], you=item['subject'] == PERSON)}")
             fields["valid_from"] = forms.DateField(required=False, initial=_date(item.get("valid_from")),
-                                                   widget=forms.DateInput(attrs={"type": "date"}))
+                                                   label=field_label("valid_from"),
+                                                   widget=forms.DateInput(attrs={"type": "date"}),
+                                                   help_text="When it began to hold.")
             fields["valid_until"] = forms.DateField(required=False, initial=_date(item.get("valid_until")),
+                                                    label=field_label("valid_until"),
                                                     widget=forms.DateInput(attrs={"type": "date"}),
                                                     help_text="When it stopped holding; empty if it still holds.")
         elif kind == PREFERENCES.name:
@@ -33,8 +39,9 @@ class CorrectionForm(forms.Form):
             fields["category"] = forms.CharField(max_length=64, initial=item["category"])
         elif kind == ENTITIES.name:
             fields["name"] = forms.CharField(max_length=200, initial=item["name"])
-            fields["type"] = forms.ChoiceField(choices=[(t, t) for t in ENTITY_TYPES], initial=item["type"])
-            fields["aliases"] = forms.CharField(max_length=2000, required=False,
+            fields["type"] = forms.ChoiceField(choices=[(t, entity_type_label(t).capitalize()) for t in ENTITY_TYPES],
+                                               initial=item["type"], label="What it is")
+            fields["aliases"] = forms.CharField(max_length=2000, required=False, label=field_label("aliases"),
                                                 initial=", ".join(item.get("aliases") or []),
                                                 help_text="Comma-separated; all of them.")
         self.fields = {**fields, **self.fields}

@@ -35,6 +35,7 @@ from memory.models import Agent, Subject
 from memory.preference_meanings import Meaning, meanings
 from memory.resolution.scoring import Candidate, score_pair
 from memory.selectors import consented_categories, subject_is_erased
+from memory.wording import fact_line
 from portal.graphdb import rows
 from portal.outbox import work_enqueue
 
@@ -175,7 +176,8 @@ def extraction_from_explicit(data: dict) -> Extraction:
 
 def _embed(extraction: Extraction) -> dict[str, list]:
     """Embed every entity name, fact and preference of one message in one call, before any lock is taken."""
-    texts = {"entities": [e.name for e in extraction.entities], "facts": [_fact_text(f) for f in extraction.facts],
+    texts = {"entities": [e.name for e in extraction.entities],
+             "facts": [fact_line(subject=f.subject, predicate=f.predicate, object=f.object) for f in extraction.facts],
              "preferences": [p.preference for p in extraction.preferences]}
     flat = [text for group in texts.values() for text in group]
     vectors = iter(get_embedder().embed(flat) if flat else [])
@@ -203,10 +205,6 @@ def memory_write(*, user_id: str, statement: Statement, text: str, extraction: E
 def entity_key(name: str) -> str:
     """Return an entity name's normal form, the key that makes one entity per person and type."""
     return name_core(name) or name.lower()
-
-
-def _fact_text(fact: ExtractedFact) -> str:
-    return f"{fact.subject} {fact.predicate.replace('_', ' ').lower()} {fact.object}"
 
 
 def entity_uid(*, user_id: str, type: str, name: str) -> str:

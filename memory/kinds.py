@@ -42,7 +42,7 @@ MESSAGES = Kind(
     item_type="message", order_by="created_at",
     fields=("role", "content", "seq", "client_id", "agent_id", "created_at", "extraction_status",
             "extraction_error"),
-    search_query=cypher.MESSAGES_SEARCH, section="Relevant earlier messages:", default_limit=5,
+    search_query=cypher.MESSAGES_SEARCH, section="Relevant earlier messages:", default_limit=8,
 )
 FACTS = Kind(
     name="facts", label="Fact", category="long_term", title="Facts", item_title="Fact", item_type="fact",

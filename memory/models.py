@@ -12,8 +12,9 @@ from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
 from memory.access_state import access_state_invalidate
+from memory.wording import category_label
 
-SCOPES = ("context:read", "messages:write", "traces:write", "knowledge:read", "memory:correct")
+SCOPES = ("context:read", "messages:write", "traces:write", "knowledge:read", "memory:correct", "memory:forget")
 CATEGORIES = ("history", "long_term", "reasoning")
 TOKEN_PREFIX = "mp"
 
@@ -190,7 +191,7 @@ class RetentionPolicy(models.Model):
 
     def __str__(self):
         kept = f"{self.days} days" if self.days else "forever"
-        return f"{self.category}: {kept} ({self.agent or 'every agent'})"
+        return f"{category_label(self.category)}: {kept} ({self.agent or 'every agent'})"
 
 
 class RetentionChoice(models.Model):

@@ -15,6 +15,7 @@ from memory.access_state import access_state_cached
 from memory.kinds import kind_get
 from memory.models import (CATEGORIES, Agent, ConsentRecord, Correction, Grant, RetentionChoice, RetentionPolicy,
                            Subject)
+from memory.wording import fact_sentence, role_label
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
 from portal.graphdb import moment, moment_parsed, rows, vector_search_filters
 from portal.outbox import WorkCount, WorkItem
@@ -114,6 +115,8 @@ def subject_find(*, text: str) -> Subject | None:
 
 def subject_for_agent(*, agent: Agent, user_id: str) -> Subject:
     """Return the subject an agent may act for, or refuse the same way whether or not it exists."""
+    if "\x00" in user_id:  # no public id holds one, and PostgreSQL cannot be asked about it
+        raise AccessDenied("This agent has no access to that user's memory.", {"user_id": user_id})
     grant = access_state_cached(key=("grant", agent.pk, user_id), load=lambda: (
         Grant.objects.select_related("subject").filter(agent=agent, subject__user_id=user_id, revoked_at__isnull=True)
         .first()))
@@ -367,3 +370,20 @@ def item_corrections(*, subject: Subject, uid: str) -> list[Correction]:
     """Return the corrections of an item and the one that made it, oldest first: the item's history."""
     return list(Correction.objects.filter(Q(target_uid=uid) | Q(version_uid=uid), subject=subject)
                 .select_related("agent").order_by("created_at", "pk"))
+
+
+def _item_text(label: str, row: dict) -> str:
+    parts = row["parts"]
+    if label == "Fact":
+        return fact_sentence(**parts)
+    if label == "Message":
+        return f"{role_label(parts['role'])}: {row['text']}"
+    return row["text"]
+
+
+def item_texts(*, user_id: str, uids: dict[str, set[str]]) -> dict[str, str]:
+    """Return the text a person reads for each of their items named by kind and uid, within retention."""
+    cutoffs = person_cutoffs(user_id=user_id)
+    return {row["uid"]: _item_text(kind_get(kind).label, row) for kind, wanted in uids.items() if wanted
+            for row in rows(cypher.ITEMS_TEXT[kind_get(kind).label], {"user_id": user_id, "uids": sorted(wanted),
+                                                                      "cutoffs": cutoffs})}

@@ -37,6 +37,8 @@ REVIEW_PAGES = (
     ReviewPage("Decided merges", "review_merge_decided", ("review.review_merges", CONTENT)),
     ReviewPage("Fact timelines", "review_fact_timeline", ("review.review_facts", CONTENT), "facts_to_confirm",
                "to confirm"),
+    ReviewPage("Proposed corrections", "review_correction_list", ("review.review_facts", CONTENT),
+               "corrections_proposed", "waiting"),
     ReviewPage("Traces", "review_trace_list", ("review.review_traces", CONTENT), "traces"),
     ReviewPage("Audit log", "review_audit_list", ("review.view_auditevent",)),
     ReviewPage("Staff erasure", "governance_erasure_request", ("review.erase_subjects",)),

@@ -1,8 +1,12 @@
-"""Refuse form and query values that no database can store, and answer what is not found without Django's
-debug page."""
+"""Refuse form and query values that no database can store, before a view queries with them; answer what is
+not found without Django's debug page; read the reader's time zone."""
+
+from urllib.parse import unquote
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.urls import Resolver404
+from django.utils import timezone
 from django.views.defaults import page_not_found
 
 
@@ -34,7 +38,7 @@ class NotFoundAnswer:
 
     With DEBUG on, Django's 404 page lists every URL pattern; it is shown for a URL no pattern matches
     (a path segment holding a newline, say) and for a page view's Http404. Instead, a URL under /api/
-    gets the API's JSON error and any other the plain "Not Found" page. The API's own views answer
+    gets the API's JSON error and any other the portal's "Not found" page. The API's own views answer
     their 404s themselves.
     """
 
@@ -56,3 +60,27 @@ def _not_found(request, exception):
         return JsonResponse({"message": "No API endpoint at this path.", "extra": {"path": request.path}},
                             status=404)
     return page_not_found(request, exception)
+
+
+class ReaderTimeZone:
+    """Show times in the reader's time zone, which their browser names in the `tz` cookie (static/portal/portal.js)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        zone = _zone(unquote(request.COOKIES.get("tz", "")))
+        if zone is None:
+            timezone.deactivate()
+        else:
+            timezone.activate(zone)
+        return self.get_response(request)
+
+
+def _zone(name: str) -> ZoneInfo | None:
+    if not name or len(name) > 64:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None

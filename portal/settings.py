@@ -4,6 +4,8 @@ import os
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -11,8 +13,13 @@ VAR_DIR = BASE_DIR / "var"
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me")
 DEBUG = env.bool("DEBUG", default=True)
+# Development runs on a key everyone can read; with DEBUG off the portal refuses to start without its own.
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me"
+SECRET_KEY = env("SECRET_KEY", default="") or (DEVELOPMENT_SECRET_KEY if DEBUG else "")
+if not DEBUG and SECRET_KEY in ("", DEVELOPMENT_SECRET_KEY):
+    raise ImproperlyConfigured("With DEBUG=false, set SECRET_KEY to a long random value of your own, e.g. "
+                               "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -34,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -45,10 +53,13 @@ INSTALLED_APPS = [
     "knowledge",
     "governance",
     "review",
+    "oauth2_provider",
+    "agents_mcp",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "portal.middleware.NotFoundAnswer",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -56,6 +67,7 @@ MIDDLEWARE = [
     "portal.middleware.NulCharacterRefusal",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "portal.middleware.ReaderTimeZone",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -100,17 +112,30 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
+TIME_ZONE = "UTC"  # until the reader's browser has said its own (portal.middleware.ReaderTimeZone)
 USE_I18N = True
 USE_TZ = True
+# One date style on every page: "12 Nov 2026", "12 Nov 2026, 21:15" (portal/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["portal.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# The app server serves the collected files (collectstatic), compressed; no web server needed.
+# The app server serves the collected files (collectstatic), compressed; no web server needed. In production
+# their names carry a hash of their content, so WhiteNoise lets browsers keep them for good.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage" if DEBUG
+                    else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+# Pages load scripts, styles, images and fonts from the portal only, and no other site may frame them
+# (django-csp); a QR code for two-factor sign-in is a data: image.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF], "script-src": [SELF], "style-src": [SELF], "img-src": [SELF, "data:"],
+        "font-src": [SELF], "connect-src": [SELF], "object-src": [NONE], "base-uri": [SELF],
+        "form-action": [SELF], "frame-ancestors": [NONE],
+    },
 }
 # Up to 100 messages of 32,000 characters in one append.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
@@ -129,6 +154,8 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USER_MODEL_USERNAME_FIELD = "username"
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Memory portal"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Memory portal] "
+# Where sign-up and password mails go: the console (runserver's output) unless set, e.g. smtp+tls://user:pass@host:587.
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="portal@localhost")
@@ -205,6 +232,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # A deep link puts a link inside each operation's toggle button, which screen readers cannot reach.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     # Entity types appear in the item API and the correction input; one enum names them in both.
     "ENUM_NAME_OVERRIDES": {"EntityTypeEnum": "memory.graph.ENTITY_TYPES"},
 }
@@ -214,7 +243,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"neo4j": {"level": "WARNING"}, "neo4j.notifications": {"level": "ERROR"}},
+    "loggers": {"neo4j": {"level": "WARNING"}, "neo4j.notifications": {"level": "ERROR"},
+                # The MCP SDK's session manager runs once per request here (stateless): its start is no news.
+                "mcp.server.streamable_http_manager": {"level": "WARNING"}},
 }
 
 # Models: OpenAI when a key is configured, otherwise local models that download nothing.
@@ -223,6 +254,39 @@ OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="")
 OPENAI_EMBEDDING_MODEL = env("OPENAI_EMBEDDING_MODEL", default="text-embedding-3-small")
 OPENAI_EMBEDDING_DIMENSIONS = env.int("OPENAI_EMBEDDING_DIMENSIONS", default=1536)
 EMBEDDER = env("EMBEDDER", default="openai" if OPENAI_API_KEY else "minilm")
+
+# The authorization server MCP clients connect through (django-oauth-toolkit): OAuth 2.1, i.e. the
+# authorization code with PKCE (S256) only, dynamic client registration open to any client (each connection
+# still waits for the person's consent), tokens stored as digests. An access token is an agent token
+# (agents_mcp.services.connection_token_issue), so the API and the MCP server accept it as any other.
+OAUTH2_PROVIDER = {
+    "SCOPES_BACKEND_CLASS": "agents_mcp.oauth.PortalScopes",
+    "OAUTH2_VALIDATOR_CLASS": "agents_mcp.oauth.PortalOAuth2Validator",
+    "ACCESS_TOKEN_GENERATOR": "agents_mcp.services.connection_token_issue",
+    "REFRESH_TOKEN_GENERATOR": "oauthlib.oauth2.rfc6749.tokens.random_token_generator",
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env.int("OAUTH_ACCESS_TOKEN_SECONDS", default=3600),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": env.int("OAUTH_REFRESH_TOKEN_SECONDS", default=90 * 24 * 3600),
+    "PKCE_REQUIRED": True,
+    "ALLOW_LOCALHOST_LOOPBACK": True,
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_post", "client_secret_basic"],
+    "OAUTH2_PROTECTED_RESOURCE_NAME": "Memory portal",
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+}
+# Desktop clients receive the code on a loopback http://127.0.0.1 redirect (RFC 8252), so http stays allowed.
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 
 # Governance.
 CONSENT_POLICY_VERSION = env("CONSENT_POLICY_VERSION", default="2026-11")

@@ -1,5 +1,7 @@
 """Views of the project itself, outside any app."""
 
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
 
@@ -13,3 +15,8 @@ from portal.exceptions import NotFound
 def api_not_found(request, path: str = ""):
     """Answer an unknown path under /api/ in the API's own error shape, not Django's HTML page."""
     raise NotFound("No API endpoint at this path.", {"path": request.path})
+
+
+def favicon(request):
+    """Send a browser that asks for /favicon.ico on its own (every page, the API docs) to the portal's icon."""
+    return redirect(static("portal/favicon.svg"))

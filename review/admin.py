@@ -5,6 +5,8 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 
 from memory import services as memory_services
 from memory.models import Agent, AgentToken
@@ -17,9 +19,9 @@ MANAGE = "review.manage_agents"
 
 @admin.register(Agent)
 class AgentAdmin(BoundedSearchAdmin):
-    list_display = ("agent_id", "name", "scopes", "rate_limit_per_minute", "is_active", "calls", "errors",
-                    "context_reads", "last_use")
-    list_filter = ("is_active",)
+    # No filter column: at 1,280 px the list needs its width (a search finds an agent by name or id).
+    list_display = ("name", "agent_id", "scope_list", "rate_limit", "active", "calls", "errors", "context_reads",
+                    "last_use")
     search_fields = ("agent_id", "name")
     fields = ("agent_id", "name", "scopes", "rate_limit_per_minute", "is_active")
     change_form_template = "review/agent_change_form.html"
@@ -42,15 +44,27 @@ class AgentAdmin(BoundedSearchAdmin):
     def get_queryset(self, request):
         return selectors.agent_list_with_usage()
 
-    @admin.display(description="API calls")
+    @admin.display(description="scopes")
+    def scope_list(self, agent):
+        return format_html_join(mark_safe("<br>"), "{}", ((scope,) for scope in agent.scopes))
+
+    @admin.display(description="limit / min", ordering="rate_limit_per_minute")
+    def rate_limit(self, agent):
+        return agent.rate_limit_per_minute
+
+    @admin.display(description="active", boolean=True, ordering="is_active")
+    def active(self, agent):
+        return agent.is_active
+
+    @admin.display(description="calls")
     def calls(self, agent):
         return selectors.agent_counters(agent=agent)["calls"]
 
-    @admin.display(description="errors")
+    @admin.display(description="failed")
     def errors(self, agent):
         return selectors.agent_counters(agent=agent)["errors"]
 
-    @admin.display(description="context reads", ordering="context_reads")
+    @admin.display(description="reads", ordering="context_reads")
     def context_reads(self, agent):
         return agent.context_reads
 

@@ -38,6 +38,12 @@ SET s.status = 'rejected', s.decided_by = $actor, s.decided_at = datetime()
 RETURN s.status AS status
 """
 
+# The two names of a decided merge, for the page that asks whether to undo it.
+MERGE_NAMES = """
+MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS]->(b:Entity {uid: $into_uid, user_id: $user_id})
+RETURN a.name AS from_name, b.name AS into_name
+"""
+
 # Undoing a merge takes back exactly the aliases it added and keeps the pair from merging again.
 MERGE_UNDO = """
 MATCH (a:Entity {uid: $from_uid, user_id: $user_id})-[s:SAME_AS]->(b:Entity {user_id: $user_id})
@@ -63,6 +69,19 @@ s.undone_from AS undone_from, coalesce(s.added_aliases, []) AS added_aliases,
 {uid: b.uid, name: b.name, type: b.type, aliases: coalesce(b.aliases, [])} AS into
 """
 _MERGE_ROW = "RETURN " + _MERGE_COLUMNS
+
+# The latest messages that mention each entity of a page of merges (by person and uid), with where: what
+# a reviewer reads to tell whether two names are one.
+ENTITY_MENTIONS = """
+UNWIND $entities AS wanted
+MATCH (e:Entity {uid: wanted.uid, user_id: wanted.user_id})
+CALL (e) {
+  MATCH (m:Message {user_id: e.user_id})-[r:MENTIONS]->(e)
+  WITH m, r ORDER BY m.created_at DESC LIMIT $per_entity
+  RETURN collect({text: m.content, start: r.start, end: r.end}) AS mentions
+}
+RETURN e.user_id AS user_id, e.uid AS uid, mentions
+"""
 
 # Across subjects, in one round trip: the count reads only the (status, created_at) index unless a type
 # or score filter needs the nodes, and age bounds are an index range. SAME_AS only ever joins two
@@ -122,6 +141,16 @@ MATCH (f:Fact {user_id: $user_id})
 RETURN f.subject AS subject, count(*) AS facts, sum(CASE WHEN f.status = 'current' THEN 0 ELSE 1 END) AS replaced
 ORDER BY replaced DESC, f.subject
 LIMIT 200
+"""
+
+# The people with superseded facts nobody has confirmed or reverted yet, most first (REVIEW_COUNTS's rule):
+# what the fact timelines offer before a person is chosen.
+FACTS_TO_CONFIRM_PEOPLE = """
+MATCH (f:Fact {status: 'superseded'})-[r:SUPERSEDED_BY]->()
+WHERE r.confirmed_at IS NULL AND r.reverted_at IS NULL AND f.user_id IS NOT NULL
+WITH f.user_id AS user_id, count(DISTINCT f) AS facts, collect(DISTINCT f.subject) AS subjects
+RETURN user_id, facts, subjects[..5] AS subjects
+ORDER BY facts DESC, user_id LIMIT $limit
 """
 
 FACT_TIMELINE = """

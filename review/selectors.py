@@ -7,7 +7,8 @@ from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 
 from memory.models import Agent, Correction, CorrectionStatus, Subject
-from memory.selectors import subject_find
+from memory.selectors import item_texts, subject_find
+from memory.wording import predicate_words
 from portal.exceptions import NotFound
 from portal.graphdb import moment, rows, scalar
 from portal.models import AuditEvent, user_id_digest
@@ -40,6 +41,15 @@ def _merge_row(row: dict) -> dict:
     return {**row, "scores": json.loads(row["scores"] or "{}"), "evidence": json.loads(row["evidence"] or "{}")}
 
 
+def _with_mentions(found: list[dict], *, per_entity: int = 2) -> list[dict]:
+    """Return merge rows whose two entities each carry the latest messages that mention them."""
+    wanted = [{"user_id": row["user_id"], "uid": row[side]["uid"]} for row in found for side in ("from", "into")]
+    mentions = {(m["user_id"], m["uid"]): m["mentions"] for m in rows(cypher.ENTITY_MENTIONS, {
+        "entities": wanted, "per_entity": per_entity})} if wanted else {}
+    return [{**row, **{side: {**row[side], "mentions": mentions.get((row["user_id"], row[side]["uid"]), [])}
+                       for side in ("from", "into")}} for row in found]
+
+
 def merge_proposal_page(*, user_id: str | None, type: str | None = None, band: str | None = None,
                         age: str | None = None, page: int = 1, per_page: int = 50) -> dict:
     """Return one page of pending merge proposals, newest first, with the total count."""
@@ -54,7 +64,7 @@ def merge_proposal_page(*, user_id: str | None, type: str | None = None, band: s
         page = rows(cypher.MERGES_PENDING, params)[0]
         found, count = page["rows"], page["total"]
     # A pending SAME_AS another library wrote between unowned entities is counted on the index, not listed.
-    return {"rows": [_merge_row(row) for row in found if row["user_id"]], "count": count}
+    return {"rows": _with_mentions([_merge_row(row) for row in found if row["user_id"]]), "count": count}
 
 
 def merge_decided_page(*, user_id: str | None, type: str | None = None, band: str | None = None,
@@ -65,8 +75,23 @@ def merge_decided_page(*, user_id: str | None, type: str | None = None, band: st
     return [_merge_row(row) for row in rows(cypher.MERGES_DECIDED, params) if row["user_id"]]
 
 
+def merge_names(*, user_id: str, from_uid: str, into_uid: str) -> dict:
+    """Return the two names of one of the subject's merges."""
+    found = rows(cypher.MERGE_NAMES, {"user_id": user_id, "from_uid": from_uid, "into_uid": into_uid})
+    if not found:
+        raise NotFound("No merge of those entities.")
+    return found[0]
+
+
 def fact_subject_list(*, user_id: str) -> list[dict]:
     return rows(cypher.FACT_SUBJECTS, {"user_id": user_id})
+
+
+def facts_to_confirm_people(*, limit: int = 50) -> list[dict]:
+    """Return the people with superseded facts waiting for a reviewer, most first, with the subjects of those facts."""
+    found = rows(cypher.FACTS_TO_CONFIRM_PEOPLE, {"limit": limit})
+    emails = subject_labels(user_ids={row["user_id"] for row in found})
+    return [{**row, "email": emails.get(row["user_id"], "")} for row in found]
 
 
 def fact_get(*, user_id: str, uid: str) -> dict:
@@ -105,8 +130,8 @@ def fact_timeline(*, user_id: str, subject: str, now: datetime | None = None) ->
         fact["x"], fact["width"] = left, max(x(fact["end_at"] or now) - left, 3)
         predicates.setdefault(fact["predicate"], []).append(fact)
     axis = [{"x": x(first + (last - first) * i / 4), "label": first + (last - first) * i / 4} for i in range(5)]
-    return {"predicates": [{"predicate": p, "facts": fs, "height": 26 * len(fs) + 8}
-                           for p, fs in predicates.items()],
+    return {"predicates": [{"predicate": p, "words": predicate_words(p), "facts": fs,
+                            "height": 26 * len(fs) + 8} for p, fs in predicates.items()],
             "axis": axis, "width": TIMELINE_WIDTH}
 
 
@@ -189,16 +214,24 @@ def audit_event_list(*, action: str = "", actor: str = "", user: str = "", since
 
 
 def review_counts(*, cap: int) -> dict[str, int]:
-    """Return what waits for review: pending merges and superseded facts not yet confirmed, each counted
-    up to cap + 1 so that the cost stays bounded, and every trace."""
-    return rows(cypher.REVIEW_COUNTS, {"cap": cap})[0]
+    """Return what waits for review: pending merges, superseded facts not yet confirmed and corrections agents
+    proposed, each counted up to cap + 1 so that the cost stays bounded, and every trace."""
+    proposed = Correction.objects.filter(status=CorrectionStatus.PROPOSED).values("pk")[:cap + 1]
+    return {**rows(cypher.REVIEW_COUNTS, {"cap": cap})[0], "corrections_proposed": proposed.count()}
 
 
 def correction_proposal_page(*, page: int, per_page: int) -> dict:
-    """Return one page of the corrections agents proposed that wait for a decision, oldest first."""
+    """Return one page of the corrections agents proposed that wait for a decision, oldest first, each with
+    the text of the item it corrects."""
     waiting = Correction.objects.filter(status=CorrectionStatus.PROPOSED).select_related("subject__account", "agent")
     start = (page - 1) * per_page
-    return {"rows": list(waiting.order_by("created_at", "pk")[start:start + per_page]), "count": waiting.count()}
+    found = list(waiting.order_by("created_at", "pk")[start:start + per_page])
+    wanted: dict[str, dict[str, set[str]]] = {}
+    for c in found:
+        wanted.setdefault(c.subject.user_id, {}).setdefault(c.kind, set()).add(c.target_uid)
+    texts = {uid: text for user_id, uids in wanted.items()
+             for uid, text in item_texts(user_id=user_id, uids=uids).items()}
+    return {"rows": [(c, texts.get(c.target_uid)) for c in found], "count": waiting.count()}
 
 
 def correction_proposal_get(*, public_id) -> Correction:

@@ -169,8 +169,11 @@ def merge_undo(request, user_id, from_uid, into_uid):
         messages.success(request, "Merge undone: both entities are as they were before it, and the pair will "
                                   "not be proposed again.")
         return redirect("admin:review_merge_decided")
+    names = _found(selectors.merge_names, user_id=user_id, from_uid=from_uid, into_uid=into_uid)
+    if request.user.has_perm(CONTENT):
+        services.memory_view_record(actor=request.user, user_ids={user_id}, page="merge_undo", target_id=from_uid)
     return _render(request, "review/merge_undo.html", "Undo this merge?", user_id=user_id, from_uid=from_uid,
-                   into_uid=into_uid)
+                   into_uid=into_uid, names=names)
 
 
 # --- facts ------------------------------------------------------------------------------------
@@ -178,15 +181,20 @@ def merge_undo(request, user_id, from_uid, into_uid):
 @requires("review.review_facts", CONTENT)
 @require_GET
 def fact_timeline(request):
+    """Show one person's fact timelines; before a person is chosen, the people whose facts wait to be confirmed."""
     user_text, subject_text = request.GET.get("user", ""), request.GET.get("subject", "")
     context = {"user_text": user_text, "subject_text": subject_text}
-    if user_text:
+    if not user_text:
+        context["waiting"] = selectors.facts_to_confirm_people()
+        seen = {row["user_id"] for row in context["waiting"]}
+    else:
         subject = _subject_or_404(user_text)
         context["person"] = subject
         context["fact_subjects"] = selectors.fact_subject_list(user_id=subject.user_id)
         if subject_text:
             context["timeline"] = selectors.fact_timeline(user_id=subject.user_id, subject=subject_text)
-        services.memory_view_record(actor=request.user, user_ids={subject.user_id}, page="fact_timeline")
+        seen = {subject.user_id}
+    services.memory_view_record(actor=request.user, user_ids=seen, page="fact_timeline")
     return _render(request, "review/fact_timeline.html", "Superseded facts", **context)
 
 
@@ -203,7 +211,7 @@ def fact_revert(request, user_id, uid):
     if request.user.has_perm(CONTENT):
         services.memory_view_record(actor=request.user, user_ids={user_id}, page="fact_revert", target_id=uid)
     return _render(request, "review/fact_revert.html", "Revert this supersession?", fact=fact, person=subject,
-                   back=back)
+                   newer={**fact, "object": fact["newer_object"], "status": "current"}, back=back)
 
 
 @requires("review.review_facts")
@@ -256,7 +264,7 @@ def fact_correct(request, user_id, uid):
 def correction_list(request):
     page = _page_number(request)
     result = selectors.correction_proposal_page(page=page, per_page=PER_PAGE)
-    services.memory_view_record(actor=request.user, user_ids={c.subject.user_id for c in result["rows"]},
+    services.memory_view_record(actor=request.user, user_ids={c.subject.user_id for c, _ in result["rows"]},
                                 page="correction_queue")
     return _render(request, "review/correction_list.html", "Proposed corrections", rows=result["rows"],
                    **_paging(request, page=page, count=result["count"]))

@@ -1,12 +1,16 @@
 import re
-from datetime import UTC, date, datetime
 
 from django import template
-from django.utils.html import escape
+from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
+
+from memory.wording import category_label, words
 
 register = template.Library()
 NOT_SCORES = {"combined", "band", "type_compatible"}
+# An audit value that names something by id (a uuid, a digest, a token prefix) is shown as code.
+ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-|[0-9a-f]{12,}")
+CATEGORY_FIELDS = {"category", "consent"}
 
 
 @register.filter
@@ -40,8 +44,34 @@ def mention(evidence: dict):
 
 
 @register.filter
-def when(value) -> str:
-    """Return a stated date as its day and a moment to the minute (UTC); empty for None."""
-    if isinstance(value, datetime):
-        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
-    return value.isoformat() if isinstance(value, date) else ""
+def mention_of(found: dict, name: str):
+    """Return a message that mentions an entity, escaped, with the mention marked (its span, else its name)."""
+    return mention({"sample": found["text"], "mention": name,
+                    "mentions": [{"start": found["start"], "end": found["end"]}]})
+
+
+@register.filter
+def changes(event) -> list[tuple[str, str, object, object]]:
+    """Return what an audit event changed, field by field: (field, in words, before, after); None where a
+    side does not name the field (the whole `before` is empty for an action that only creates)."""
+    before, after = event.before or {}, event.after or {}
+    return [(key, words(key), before.get(key), after.get(key)) for key in dict.fromkeys([*before, *after])
+            if before.get(key) != after.get(key)]
+
+
+@register.filter
+def audit_value(value, key: str = ""):
+    """Return a value of an audit event in words: yes/no, lists joined, categories named, ids as code."""
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return format_html_join(", ", "{} {}", ((words(k), audit_value(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return format_html_join(", ", "{}", ((audit_value(v, key),) for v in value))
+    if key in CATEGORY_FIELDS:
+        return category_label(value).lower()
+    if isinstance(value, str) and ID.search(value):
+        return format_html("<code>{}</code>", value)
+    return value

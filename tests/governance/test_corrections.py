@@ -48,7 +48,7 @@ def test_the_person_corrects_a_fact_sees_its_history_and_undoes_it(person):
     correction = Correction.objects.get(subject=p["subject"])
     assert done.redirect_chain[-1][0] == f"/me/memory/facts/{correction.version_uid}/"
     history = done.content.decode()
-    assert "Corrected:" in history and "ALPACA Corp" in history and "the person" in history
+    assert "Corrected:" in history and "ALPACA Corp" in history and 'data-label="By">you' in history
     facts = _facts(_context(p, "Where do I work? BETA Labs ALPACA Corp"))
     employer = [line for line in facts if "ALPACAville" not in line]  # the company's own fact stays
     assert any("BETA Labs" in line for line in employer) and not any("ALPACA Corp" in line for line in employer)

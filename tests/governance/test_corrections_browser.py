@@ -31,7 +31,7 @@ def test_correct_a_fact_and_the_agents_context_changes_then_undo(live_server, br
     page.click("input[type=submit].default")
     assert "Corrected" in page.locator(".messagelist").inner_text()
     history = page.locator("#corrections").inner_text()
-    assert "ALPACA Corp" in history and "BETA Labs" in history and "the person" in history
+    assert "ALPACA Corp" in history and "BETA Labs" in history and "applied\tyou" in history
     screenshot(page, "corrections-01-corrected")
     now = employer()
     assert any("BETA Labs" in line for line in now) and not any("ALPACA Corp" in line for line in now)

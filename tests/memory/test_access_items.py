@@ -69,7 +69,7 @@ def test_each_context_is_logged_by_item_with_the_turn_it_served(make_subject, ma
     assert {i["uid"] for i in turns[3][0]["items"]} == {i["id"] for i in first["items"]}
     assert said[0] in {i["uid"] for i in turns[5][0]["items"]}  # the first turn is history for the second
     named = {i["uid"]: i["text"] for i in turns[3][0]["items"]}
-    assert named[fact].endswith("Acme Corp")
+    assert named[fact].startswith("You work at Acme Corp")
 
 
 def test_the_pages_show_who_used_an_item_and_what_each_turn_was_given_only_to_their_person(
@@ -96,6 +96,11 @@ def test_the_pages_show_who_used_an_item_and_what_each_turn_was_given_only_to_th
     assert agent.name in page and 'id="uses"' in page
     turn = client.get(f"/me/conversations/{conversation}/").content.decode()
     assert 'data-turn="3"' in turn and 'data-turn="next"' in turn and "Acme Corp" in turn and "Bolt" not in turn
+    # The access log: what each request was given, as text, linked to her items and to her conversation of
+    # that session (Bob's has the same session id).
+    log = client.get("/me/access/").content.decode()
+    assert "You work at Acme Corp" in log and f"/me/memory/facts/{fact}/" in log
+    assert f"/me/conversations/{conversation}/" in log and "Bolt" not in log
 
     client.force_login(bob.account)
     assert client.get(f"/me/memory/facts/{fact}/").status_code == 404

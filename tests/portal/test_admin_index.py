@@ -66,6 +66,7 @@ def test_the_index_shows_review_with_live_counts(granted):
         "Decided merges": reverse("admin:review_merge_decided"),
         "Fact timelines (1 to confirm)": reverse("admin:review_fact_timeline"),
         "Merge queue (1 pending)": reverse("admin:review_merge_list"),
+        "Proposed corrections (0 waiting)": reverse("admin:review_correction_list"),
         "Staff erasure": reverse("admin:governance_erasure_request"),
         "Traces (2)": reverse("admin:review_trace_list"),
     }

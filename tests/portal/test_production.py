@@ -1,4 +1,6 @@
-"""The production profile: gunicorn with DEBUG off serves the pages with their stylesheets and scripts."""
+"""The production profile: gunicorn with DEBUG off serves the pages with their hashed, long-cached stylesheets
+and scripts under a Content-Security-Policy, its own 404 page and icon, and refuses to start on the
+development key."""
 
 import json
 import os
@@ -12,6 +14,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from django.template.loader import render_to_string
 
 from tests.conftest import ROOT, _test_database_url, closed_port
 
@@ -68,17 +71,28 @@ def gunicorn(tmp_path, django_db_setup):
     log.close()
 
 
-def test_pages_come_with_their_stylesheets_and_the_entity_graph_script(gunicorn):
-    status, _, body = fetch(f"{gunicorn}/accounts/login/", HTTPS)
+def test_pages_come_with_their_hashed_stylesheets_scripts_policy_404_page_and_icon(gunicorn):
+    status, headers, body = fetch(f"{gunicorn}/accounts/login/", HTTPS)
     assert status == 200
+    policy = headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "style-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "unsafe-inline" not in policy
     stylesheets = re.findall(rb'<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"', body)
-    assert any(href.endswith(b"/admin/css/base.css") for href in stylesheets)
+    assert any(re.search(rb"/admin/css/base\.[0-9a-f]{12}\.css$", href) for href in stylesheets)
     for href in stylesheets:
         status, headers, css = fetch(f"{gunicorn}{href.decode()}", HTTPS)
         assert status == 200 and headers["Content-Type"].startswith("text/css") and css
+        assert "immutable" in headers["Cache-Control"]  # a hashed name: browsers keep it for good
     for script in ("governance/neighbourhood.js", "governance/vendor/cytoscape.min.js"):
         status, headers, js = fetch(f"{gunicorn}/static/{script}", HTTPS)
         assert status == 200 and "javascript" in headers["Content-Type"] and js
+    # A missing page and the icon a browser asks for on its own are the portal's.
+    status, headers, body = fetch(f"{gunicorn}/no-such-page/", HTTPS)
+    assert status == 404 and b"Page not found" in body and b"/static/portal/portal." in body
+    status, headers, _ = fetch(f"{gunicorn}/favicon.ico", HTTPS)
+    assert status == 302
+    status, headers, icon = fetch(f"{gunicorn}{headers['Location']}", HTTPS)
+    assert status == 200 and headers["Content-Type"].startswith("image/svg+xml") and icon.startswith(b"<svg")
 
 
 def test_plain_http_is_redirected_to_https_except_the_health_check(gunicorn):
@@ -86,6 +100,19 @@ def test_plain_http_is_redirected_to_https_except_the_health_check(gunicorn):
     assert status == 301 and headers["Location"].startswith("https://")
     status, _, _ = fetch(f"{gunicorn}/healthz")
     assert status in (200, 503)  # answered, not redirected: load balancers probe over plain HTTP
+
+
+def test_a_server_error_is_answered_by_the_portals_own_page():
+    # Rendered without a request, as Django's server_error view does when something else failed.
+    page = render_to_string("500.html")
+    assert "Something went wrong" in page and "/static/portal/portal.css" in page and "{%" not in page
+
+
+def test_debug_off_refuses_to_start_without_a_key_of_its_own(tmp_path):
+    for key in ("", "dev-only-insecure-key-change-me"):
+        result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True,
+                                env={**production_env(tmp_path), "SECRET_KEY": key})
+        assert result.returncode != 0 and "set SECRET_KEY" in result.stderr
 
 
 def test_the_deploy_check_is_clean_with_debug_off(tmp_path):

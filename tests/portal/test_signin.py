@@ -16,6 +16,8 @@ def test_signup_requires_email_verification_then_login_works(client):
     assert response.status_code == 302
     assert not EmailAddress.objects.get(email="ada@example.com").verified
     assert len(mail.outbox) == 1
+    [sent] = mail.outbox
+    assert sent.subject.startswith("[Memory portal] ") and "gave this address to the memory portal" in sent.body
     link = re.search(r"http://testserver(/accounts/confirm-email/\S+/)", mail.outbox[0].body).group(1)
 
     client.logout()

@@ -34,7 +34,7 @@ def test_timeline_confirm_revert_and_as_of(granted, staff):
 
     page = client.get(f"/admin/review/facts/?user={subject.account.email}&subject=ticket_7")
     body = page.content.decode()
-    assert page.status_code == 200 and body.count("<rect") == 2 and "HAS_PRIORITY" in body
+    assert page.status_code == 200 and body.count("<rect") == 2 and "<h3>has priority</h3>" in body
     assert AuditEvent.objects.filter(action="memory.view", target_type="fact_timeline",
                                      subject_digest=user_id_digest(user)).exists()
     as_of = client.get(f"/admin/review/facts/as-of/?user={user}&as_of={between.to_native():%Y-%m-%d %H:%M:%S.%f}")

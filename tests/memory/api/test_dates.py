@@ -52,24 +52,24 @@ def _facts_text(client, user_id: str, **extra) -> list[str]:
 def test_the_context_prints_a_stated_date_and_a_moment_as_days(granted):
     subject, _, client = granted
     employment_history(client, subject.user_id)
-    assert _facts_text(client, subject.user_id) == ["- user employed by Fabrikam (since 5 January 2026)",
-                                                    "- user resides at Porto (since 1 June 2024)"]
+    assert _facts_text(client, subject.user_id) == sorted(["- user works at Fabrikam (since 5 January 2026)",
+                                                           "- user lives in Porto (since 1 June 2024)"])
 
 
 @pytest.mark.parametrize("as_of, expected", [
-    ("2025-03-02T23:59:00Z", ["- user resides at Porto (since 1 June 2024)"]),
+    ("2025-03-02T23:59:00Z", ["- user lives in Porto (since 1 June 2024)"]),
     # A stated date holds from the start of its day.
-    ("2025-03-03T00:00:00Z", ["- user employed by Contoso Bank (since 3 March 2025) (until 5 January 2026)",
-                              "- user resides at Porto (since 1 June 2024)"]),
-    ("2026-01-05T09:29:00Z", ["- user employed by Contoso Bank (since 3 March 2025) (until 5 January 2026)",
-                              "- user resides at Porto (since 1 June 2024)"]),
-    ("2026-01-05T09:30:00Z", ["- user employed by Fabrikam (since 5 January 2026)",
-                              "- user resides at Porto (since 1 June 2024)"]),
+    ("2025-03-03T00:00:00Z", ["- user works at Contoso Bank (since 3 March 2025) (until 5 January 2026)",
+                              "- user lives in Porto (since 1 June 2024)"]),
+    ("2026-01-05T09:29:00Z", ["- user works at Contoso Bank (since 3 March 2025) (until 5 January 2026)",
+                              "- user lives in Porto (since 1 June 2024)"]),
+    ("2026-01-05T09:30:00Z", ["- user works at Fabrikam (since 5 January 2026)",
+                              "- user lives in Porto (since 1 June 2024)"]),
 ])
 def test_as_of_compares_dates_and_moments(granted, as_of, expected):
     subject, _, client = granted
     employment_history(client, subject.user_id)
-    assert _facts_text(client, subject.user_id, as_of=as_of) == expected
+    assert _facts_text(client, subject.user_id, as_of=as_of) == sorted(expected)
 
 
 def test_item_pages_of_the_api_return_dates_and_moments_in_iso_form(granted):

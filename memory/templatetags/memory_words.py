@@ -1,0 +1,73 @@
+"""Template filters that put memory in a person's words (memory.wording) and its times in one style."""
+
+from datetime import date, datetime
+
+from django import template
+from django.utils import formats, timezone
+
+from memory import wording
+
+register = template.Library()
+
+DATE_FIELDS = {"valid_from", "valid_until"}
+
+
+@register.filter
+def fact(item: dict, person: str = "you") -> str:
+    """Return a fact (a dict with subject, predicate, object, ...) as a sentence; for staff, about "the person"."""
+    return wording.fact_sentence(**{**item, "person": person})
+
+
+# Keys by their labels: {{ fact.status|status }}, {{ "long_term"|category }}...
+for _name, _label in {"category": wording.category_label, "entity_type": wording.entity_type_label,
+                      "status": wording.status_label, "role": wording.role_label,
+                      "field_label": wording.field_label, "words": wording.words}.items():
+    register.filter(_name, _label)
+
+
+@register.filter
+def moment(value) -> str:
+    """Return a moment in the reader's time zone, a stated date as its day, ISO text as either; else the value."""
+    if isinstance(value, str):
+        value = wording.moment_read(value)
+    if isinstance(value, datetime):
+        return formats.date_format(timezone.localtime(value) if timezone.is_aware(value) else value,
+                                   "DATETIME_FORMAT")
+    if isinstance(value, date):
+        return formats.date_format(value)
+    return value
+
+
+@register.filter
+def field_value(value, name: str):
+    """Return a stored field's value as a person reads it: words for keys, one style for times, lists joined."""
+    if value is None or value == "":
+        return "—"
+    if name == "predicate":
+        return wording.predicate_words(value)
+    if name in ("subject", "object") and value == wording.PERSON:
+        return "you"
+    if name == "type":
+        return wording.entity_type_label(value)
+    if name in ("status", "extraction_status"):
+        return wording.status_label(value)
+    if name == "role":
+        return wording.role_label(value)
+    if name == "category" and value in wording.CATEGORY_LABELS:
+        return wording.category_label(value)
+    if name in DATE_FIELDS:
+        return wording.day(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if name == "confidence" and isinstance(value, int | float):
+        return f"{value:.0%}"
+    return moment(value)
+
+
+@register.filter
+def provenance(correction, person: str = "you") -> str:
+    """Return who made a correction, in words, for the person ("you") or for staff ("the person")."""
+    names = {correction.agent.agent_id: correction.agent.name} if correction.agent else {}
+    return wording.provenance(correction.corrected_by, agent_names=names, person=person)

@@ -1,0 +1,204 @@
+"""How memory reads to a person: facts as sentences, and the human names of what the graph calls by keys.
+
+One table of phrasings per predicate, with a fallback that reads well enough for a predicate it does
+not know, and the labels of consent categories, entity types, statuses, roles and fields: every page,
+mail and export that a person reads takes its words from here, never from the graph's names.
+"""
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from django.utils import formats, timezone
+
+# How a fact names the person it is about (memory.extraction stores every "I" as this).
+PERSON = "user"
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A predicate as words: said of you ("live in"), of someone else ("lives in"), and once it stopped ("lived in")."""
+
+    you: str
+    other: str
+    past: str
+
+
+PHRASES = {
+    "EMPLOYED_BY": Phrase("work at", "works at", "worked at"),
+    "RESIDES_AT": Phrase("live in", "lives in", "lived in"),
+    "LOCATED_AT": Phrase("are in", "is in", "was in"),
+    "HEADQUARTERS_AT": Phrase("are headquartered in", "is headquartered in", "was headquartered in"),
+    "SUBSIDIARY_OF": Phrase("are a subsidiary of", "is a subsidiary of", "was a subsidiary of"),
+    "MEMBER_OF": Phrase("are a member of", "is a member of", "was a member of"),
+    "PART_OF": Phrase("are part of", "is part of", "was part of"),
+    "OWNS": Phrase("own", "owns", "owned"),
+    "OWNED_BY": Phrase("are owned by", "is owned by", "was owned by"),
+    "USES": Phrase("use", "uses", "used"),
+    "PLAYS": Phrase("play", "plays", "played"),
+    "KNOWS": Phrase("know", "knows", "knew"),
+    "PARTNER_WITH": Phrase("are partners with", "is partners with", "were partners with"),
+    "PARENT_OF": Phrase("are the parent of", "is the parent of", "was the parent of"),
+    "HAS_ROLE": Phrase("work as", "works as", "worked as"),
+    "ASSIGNED_TO": Phrase("are assigned to", "is assigned to", "was assigned to"),
+    "DEPENDS_ON": Phrase("depend on", "depends on", "depended on"),
+    "FROM": Phrase("are from", "is from", "was from"),
+    "VISITED": Phrase("visited", "visited", "visited"),
+    "VOLUNTEERS_AT": Phrase("volunteer at", "volunteers at", "volunteered at"),
+    "PARTICIPATED_IN": Phrase("took part in", "took part in", "took part in"),
+    "INVOLVED": Phrase("were involved in", "involves", "involved"),
+    "OCCURRED_AT": Phrase("took place at", "takes place at", "took place at"),
+    "ALIAS_OF": Phrase("are also called", "is also called", "was also called"),
+    "RELATED_TO": Phrase("are related to", "is related to", "was related to"),
+}
+
+CATEGORY_LABELS = {
+    "history": "Conversation history",
+    "long_term": "Long-term memory",
+    "reasoning": "Reasoning traces",
+}
+CATEGORY_HELP = {
+    "history": "the messages of your conversations",
+    "long_term": "facts, preferences and the people, places and things you mention",
+    "reasoning": "how agents worked through tasks for you",
+}
+ENTITY_TYPE_LABELS = {"PERSON": "person", "ORGANIZATION": "organisation", "LOCATION": "place", "EVENT": "event",
+                      "OBJECT": "thing"}
+STATUS_LABELS = {"current": "current", "superseded": "replaced by a newer one", "retracted": "withdrawn",
+                 "proposed": "waiting for a decision", "applied": "applied", "rejected": "rejected",
+                 "undone": "undone", "pending": "waiting", "confirmed": "confirmed", "auto": "automatic",
+                 "done": "done", "failed": "failed", "duplicate": "a repeat"}
+ROLE_LABELS = {"user": "You", "assistant": "Agent", "system": "System", "tool": "Tool"}
+FIELD_LABELS = {
+    "subject": "About", "predicate": "Relation", "object": "Value", "confidence": "Confidence",
+    "valid_from": "Since", "valid_until": "Until", "recorded_at": "Learnt", "expired_at": "Replaced",
+    "status": "Status", "corrected_by": "Corrected by", "role": "Said by", "content": "Message",
+    "seq": "Turn", "client_id": "Agent's message id", "agent_id": "Agent", "created_at": "When",
+    "extraction_status": "Memory taken from it", "extraction_error": "Why it failed", "category": "Category",
+    "preference": "Preference", "context": "Context", "name": "Name", "type": "Type", "aliases": "Also called",
+    "description": "Description", "session_id": "Conversation", "task": "Task", "outcome": "Outcome",
+    "success": "Succeeded", "started_at": "Started", "completed_at": "Completed",
+}
+
+
+def words(key: str) -> str:
+    """Return a key as lower-case words ("HAS_SHOE_SIZE" -> "has shoe size", "long_term" -> "long term")."""
+    return str(key).replace("_", " ").strip().lower()
+
+
+def category_label(category: str) -> str:
+    return CATEGORY_LABELS.get(category, words(category).capitalize())
+
+
+def entity_type_label(entity_type: str) -> str:
+    return ENTITY_TYPE_LABELS.get(entity_type, words(entity_type))
+
+
+def status_label(status: str) -> str:
+    return STATUS_LABELS.get(status, words(status))
+
+
+def role_label(role: str) -> str:
+    return ROLE_LABELS.get(role, words(role).capitalize())
+
+
+def field_label(name: str) -> str:
+    return FIELD_LABELS.get(name, words(name).capitalize())
+
+
+def day(value) -> str:
+    """Return a stated date or a moment as its day, in the reader's time zone and the site's date format."""
+    if isinstance(value, str):
+        value = moment_read(value)
+    if isinstance(value, datetime):
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
+        value = value.date()
+    return formats.date_format(value) if isinstance(value, date) else ""
+
+
+def moment_read(text: str) -> date | datetime | str:
+    """Return an ISO date or moment kept as text (a correction's stored values) as a date or datetime."""
+    try:
+        return datetime.fromisoformat(text) if "T" in text else date.fromisoformat(text)
+    except ValueError:
+        return text
+
+
+IRREGULAR = {"is": "are", "has": "have", "was": "were", "does": "do"}
+
+
+def _said_of_you(verb: str) -> str:
+    """Return a third-person verb phrase as said to "you": "likes to climb" -> "like to climb"."""
+    first, _, rest = verb.partition(" ")
+    if first in IRREGULAR:
+        first = IRREGULAR[first]
+    elif first.endswith("ies"):
+        first = first[:-3] + "y"
+    elif first.endswith(("ses", "shes", "ches", "xes", "zes", "oes")):
+        first = first[:-2]
+    elif first.endswith("s") and not first.endswith("ss"):
+        first = first[:-1]
+    return f"{first} {rest}".strip()
+
+
+def _first_upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def fact_sentence(*, subject: str, predicate: str, object: str, valid_from=None, valid_until=None,
+                  status: str = "current", person: str = "you", **_) -> str:
+    """Return a fact as a sentence: "You live in Porto since 12 Nov 2026", "Acme Corp is in Lisbon".
+
+    `person` names whom the facts are about: "you" on their own pages, "the person" on staff pages. A fact
+    that stopped holding (superseded, withdrawn or with an end) reads in the past, with its span.
+    """
+    who = person if subject == PERSON else subject
+    what = person if object == PERSON else object
+    you = who == "you"
+    ended = bool(valid_until) or status in ("superseded", "retracted")
+    phrase = PHRASES.get(predicate)
+    if phrase is not None:
+        verb = phrase.past if ended else (phrase.you if you else phrase.other)
+        sentence = f"{_first_upper(who)} {verb} {what}"
+    elif predicate.startswith("HAS_"):
+        owner = "Your" if you else f"{_first_upper(who)}’s"
+        sentence = f"{owner} {words(predicate[4:])} {'was' if ended else 'is'} {what}"
+    else:
+        verb = words(predicate)
+        sentence = f"{_first_upper(who)} {_said_of_you(verb) if you else verb} {what}"
+    if valid_from:
+        sentence += f" {'from' if ended else 'since'} {day(valid_from)}"
+    if valid_until:
+        sentence += f" until {day(valid_until)}"
+    return sentence
+
+
+def fact_line(*, subject: str, predicate: str, object: str) -> str:
+    """Return a fact as one plain line, as the context prints it and its vector is made from ("user works at Acme
+    Corp"): the subject as stored, the predicate in words."""
+    return f"{subject} {predicate_words(predicate)} {object}"
+
+
+def predicate_words(predicate: str, *, you: bool = False) -> str:
+    """Return how a predicate reads after its subject ("works at"; said of you, "work at"), for a label."""
+    phrase = PHRASES.get(predicate)
+    if phrase is not None:
+        return phrase.you if you else phrase.other
+    return words(predicate)
+
+
+def provenance(corrected_by: str, *, agent_names: dict[str, str], person: str = "you") -> str:
+    """Return who made a correction in words: "Demo assistant, accepted by you", "a reviewer (ana@example.com)".
+
+    `corrected_by` is what memory.services records ("agent <id>", "the person", "reviewer <email>", joined
+    by ", accepted by "); `agent_names` names the agents it may mention by id.
+    """
+    def part(text: str) -> str:
+        if text == "the person":
+            return person
+        if text.startswith("agent "):
+            return agent_names.get(text.removeprefix("agent "), "an agent that was removed")
+        if text.startswith("reviewer "):
+            return f"a reviewer ({text.removeprefix('reviewer ')})"
+        return text
+
+    return ", accepted by ".join(part(text) for text in corrected_by.split(", accepted by ")) if corrected_by else ""
