@@ -32,6 +32,7 @@ from memory.extraction.names import name_core, name_tokens
 from memory.extraction.rules import predicate_cardinality, preference_topic, preference_topic_key
 from memory.extraction.speakers import speaker_split
 from memory.models import Agent, Subject
+from memory.preference_meanings import Meaning, meanings
 from memory.resolution.scoring import Candidate, score_pair
 from memory.selectors import consented_categories, subject_is_erased
 from memory.wording import fact_line
@@ -272,8 +273,8 @@ def _facts_write(*, user_id: str, statement: Statement, facts: list[ExtractedFac
 def _preferences_write(*, user_id: str, statement: Statement, preferences: list[ExtractedPreference],
                        vectors: list[list]) -> None:
     """Link each preference to the message; the same topic in other words (preference_topic_key) and polarity is
-    one node, the other polarity supersedes."""
-    rows, topics = [], set()
+    one node; then settle the person's preferences by meaning (preferences_settle)."""
+    rows = []
     for index, (preference, vector) in enumerate(zip(preferences, vectors)):
         topic = preference_topic(preference.topic) or preference_topic(preference.preference)
         rows.append({
@@ -283,14 +284,12 @@ def _preferences_write(*, user_id: str, statement: Statement, preferences: list[
             "embedding": vector, "confidence": preference.confidence, "statement_key": statement.key(None, index),
             "valid_from": statement.created_at,
         })
-        topics.add(topic)
     if not rows:
         return
     db.cypher_query(cypher.PREFERENCES_MERGE, {"user_id": user_id, "message_uid": statement.message_uid,
                                                "preferences": rows})
-    topics |= corrections_follow(label="Preference", user_id=user_id, message_uid=statement.message_uid, rows=rows)
-    for topic in sorted(topics):
-        group_settle(user_id=user_id, group=StatementGroup("Preference", topic, None, True))
+    corrections_follow(label="Preference", user_id=user_id, message_uid=statement.message_uid, rows=rows)
+    preferences_settle(user_id=user_id)
 
 
 def preference_uid(*, user_id: str, topic: str, polarity: str) -> str:
@@ -339,15 +338,61 @@ class StatementGroup:
 
 
 def group_settle(*, user_id: str, group: StatementGroup) -> None:
-    """Read every statement of the group's nodes and settle their status and validity."""
-    if group.label == "Fact":
-        nodes, columns = db.cypher_query(cypher.FACT_STATEMENTS, {
-            "user_id": user_id, "subject_key": group.key, "predicate": group.predicate})
-    else:
-        nodes, columns = db.cypher_query(cypher.PREFERENCE_STATEMENTS, {
-            "user_id": user_id, "topic": group.key, "topic_key": preference_topic_key(group.key)})
+    """Read every statement of the group's nodes and settle their status and validity (a preference's group is all
+    the person's preferences: which say one liking is worked out from all of them)."""
+    if group.label == "Preference":
+        preferences_settle(user_id=user_id)
+        return
+    nodes, columns = db.cypher_query(cypher.FACT_STATEMENTS, {
+        "user_id": user_id, "subject_key": group.key, "predicate": group.predicate})
     timeline_settle(label=group.label, user_id=user_id, nodes=[dict(zip(columns, n)) for n in nodes],
                     exclusive=group.exclusive)
+
+
+def preferences_settle(*, user_id: str) -> None:
+    """Settle all the person's preferences: within each meaning (memory.preference_meanings) the polarity said last is
+    current, the node said first of each polarity stands for it, and the others are its duplicates (superseded by
+    it, `reason: duplicate`), their statements its provenance too (EXTRACTED_FROM with `via`)."""
+    settled = []
+    for group in meanings(preferences_read(user_id=user_id)):
+        stated = [meaning for meaning in group if meaning.statements]
+        timeline = timeline_rows([{**m.node, "statements": m.statements} for m in stated], exclusive=True)
+        settled += [{**row, "timeline": True, "reason": None, "via": _carried(m)} for m, row in zip(stated, timeline)]
+        settled += [{"uid": m.node["uid"], "status": "current", "timeline": False, "superseded_by": None, "reason": None,
+                     "via": []} for m in group if not m.statements]
+        settled += [_duplicate_row(duplicate, into=m.node["uid"]) for m in group for duplicate in m.duplicates]
+    if settled:
+        db.cypher_query(cypher.PREFERENCES_SETTLE, {"user_id": user_id, "rows": settled})
+
+
+def preferences_read(*, user_id: str) -> list[dict]:
+    """Return the person's preferences that take part in settling, with their own statements (not carried ones);
+    one written before topics and polarities were kept is read from its words."""
+    found = rows(cypher.PREFERENCES_TO_SETTLE, {"user_id": user_id})
+    for preference in found:
+        topic, negative = _preference_topic(preference["preference"] or "")
+        preference["topic"] = preference["topic"] or preference_topic(topic) or preference["uid"]
+        preference["polarity"] = preference["polarity"] or ("negative" if negative else "positive")
+    return found
+
+
+def _duplicate_row(node: dict, *, into: str) -> dict:
+    first = min(node["statements"], key=lambda s: s["key"]) if node["statements"] else None
+    return {"uid": node["uid"], "status": "superseded", "timeline": first is not None, "superseded_by": into,
+            "reason": "duplicate", "via": [], "valid_from": first and first["valid_from"],
+            "recorded_at": first and first["stored_at"], "valid_until": None, "expired_at": None}
+
+
+def _carried(meaning: Meaning) -> list[dict]:
+    """Return the statements of a meaning's duplicates that its node carries: one per message it does not state itself."""
+    own = {s["message_uid"] for s in meaning.node["statements"]}
+    carried = {}
+    for duplicate in meaning.duplicates:
+        for s in duplicate["statements"]:
+            if s["message_uid"] not in own and (s["message_uid"] not in carried or s["key"] < carried[s["message_uid"]]["key"]):
+                carried[s["message_uid"]] = {"message_uid": s["message_uid"], "key": s["key"],
+                                             "valid_from": s["valid_from"], "via": duplicate["uid"]}
+    return [carried[uid] for uid in sorted(carried)]
 
 
 def node_statement_groups(*, user_id: str, uids: list[str]) -> list[StatementGroup]:
@@ -369,7 +414,14 @@ def message_statement_groups(*, user_id: str, message_uid: str) -> list[Statemen
 
 
 def timeline_settle(*, label: str, user_id: str, nodes: list[dict], exclusive: bool) -> None:
-    """Set validity and status of the nodes of one kind from their statements, in the order they were said.
+    """Set validity and status of the nodes of one kind from their statements, in the order they were said."""
+    rows = timeline_rows(nodes, exclusive=exclusive)
+    if rows:
+        db.cypher_query(cypher.TIMELINE_SETTLE[label], {"user_id": user_id, "rows": rows})
+
+
+def timeline_rows(nodes: list[dict], *, exclusive: bool) -> list[dict]:
+    """Return each node's status and validity from their statements, in the order they were said.
 
     Each node is valid from its earliest statement. When only one value holds at a time (`exclusive`),
     the node stated last is current, and every other node is superseded by the first statement of
@@ -399,8 +451,7 @@ def timeline_settle(*, label: str, user_id: str, nodes: list[dict], exclusive: b
             row.update(status="superseded", valid_until=stated_until,
                        expired_at=row["expired_at"] or node["corrected_at"])
         rows.append(row)
-    if rows:
-        db.cypher_query(cypher.TIMELINE_SETTLE[label], {"user_id": user_id, "rows": rows})
+    return rows
 
 
 def _entities_resolve(*, user_id: str, statement: Statement, text: str, uids: list[str]) -> None:
@@ -423,7 +474,7 @@ def _entities_resolve(*, user_id: str, statement: Statement, text: str, uids: li
         seen.add((source["uid"], into["uid"]))
         shared = source["uid"] in mine and into["uid"] in mine
         context = text if shared else ""
-        score = score_pair(left=_candidate(source, context), right=_candidate(into, context),
+        score = score_pair(left=entity_candidate(source, context), right=entity_candidate(into, context),
                            embedding_similarity=round(row["similarity"], 6))
         if score.band in ("auto", "review"):
             evidence_key = statement.key() if shared else source["first_key"] or ""
@@ -465,7 +516,7 @@ def _merge_rank(entity: dict) -> tuple:
     return len(name_tokens(name)), -len(name), tuple(-ord(ch) for ch in name.lower()), entity["uid"]
 
 
-def _candidate(entity: dict, context: str) -> Candidate:
+def entity_candidate(entity: dict, context: str) -> Candidate:
     return Candidate(key=entity["uid"], name=entity["name"], type=entity["type"],
                      aliases=tuple(entity["aliases"] or ()), context=context)
 
@@ -473,81 +524,3 @@ def _candidate(entity: dict, context: str) -> Candidate:
 def _preference_topic(text: str) -> tuple[str, bool]:
     """Split "doesn't like cilantro" into ("cilantro", True)."""
     return POLARITY_WORDS.sub("", text.strip()).lower(), bool(NEGATIVE.match(text.strip()))
-
-
-
-@dataclass
-class Duplicates:
-    """Same-key entities and current same-topic, same-polarity preferences: (user_id, canonical, others)."""
-
-    entities: list[tuple[str, dict, list[dict]]]
-    preferences: list[tuple[str, dict, list[dict]]]
-
-
-def duplicates_find(*, user_id: str | None = None) -> Duplicates:
-    """Return the duplicates of one person (or everyone) that extraction before keyed nodes could leave.
-
-    The canonical node of a group is the one today's writes use (its derived uid), else the earliest.
-    Entity pairs already linked by SAME_AS, in either direction and whatever its status, are left out.
-    """
-    rows, columns = db.cypher_query(cypher.ENTITIES_FOR_DEDUPE, {"user_id": user_id})
-    groups: dict[tuple, list[dict]] = {}
-    for entity in (dict(zip(columns, row)) for row in rows):
-        groups.setdefault((entity["user_id"], entity["type"], entity_key(entity["name"])), []).append(entity)
-    entities = []
-    for (owner, kind, _), members in sorted(groups.items()):
-        if len(members) > 1:
-            canonical = _canonical(members, entity_uid(user_id=owner, type=kind, name=members[0]["name"]))
-            others = [m for m in members if m is not canonical and canonical["uid"] not in m["linked"]]
-            if others:
-                entities.append((owner, canonical, others))
-    rows, columns = db.cypher_query(cypher.PREFERENCES_FOR_DEDUPE, {"user_id": user_id})
-    groups = {}
-    for preference in (dict(zip(columns, row)) for row in rows):
-        topic, negative = _preference_topic(preference["preference"])
-        topic = preference["topic"] or preference_topic(topic)
-        polarity = preference["polarity"] or ("negative" if negative else "positive")
-        groups.setdefault((preference["user_id"], preference_topic_key(topic), polarity), []).append(preference)
-    preferences = []
-    for (owner, key, polarity), members in sorted(groups.items()):
-        if len(members) > 1:
-            canonical = _canonical(members, preference_uid(user_id=owner, topic=key, polarity=polarity))
-            preferences.append((owner, canonical, [m for m in members if m is not canonical]))
-    return Duplicates(entities=entities, preferences=preferences)
-
-
-def _canonical(members: list[dict], uid: str) -> dict:
-    keyed = [m for m in members if m["uid"] == uid]
-    return keyed[0] if keyed else min(members, key=lambda m: (m["since"] or "", m["uid"]))
-
-
-def duplicates_merge(*, duplicates: Duplicates, review: bool) -> dict:
-    """Merge duplicates reversibly; return how many of each were merged.
-
-    Entities merge by SAME_AS, automatically (their names become aliases, a reviewer can undo it) or,
-    with `review`, as pending proposals. A duplicate preference is superseded by its canonical one
-    with `reason: duplicate`, which preference_duplicates_restore takes back.
-    """
-    counts = {"entities": 0, "preferences": 0}
-    for owner, canonical, others in duplicates.entities:
-        links = []
-        for other in others:
-            score = score_pair(left=_candidate(other, ""), right=_candidate(canonical, ""), embedding_similarity=1.0)
-            links.append({
-                "from_uid": other["uid"], "into_uid": canonical["uid"], "from_aliases": other["aliases"] or [],
-                "status": "pending" if review else "auto", "confidence": score.combined,
-                "scores": json.dumps(score.evidence(), sort_keys=True), "evidence_key": "",
-                "evidence": json.dumps({"mention": other["name"], "into": canonical["name"],
-                                        "reason": "same normal name and type"}, sort_keys=True),
-            })
-        counts["entities"] += db.cypher_query(cypher.SAME_AS_UPSERT, {"user_id": owner, "links": links})[0][0][0]
-    for owner, canonical, others in duplicates.preferences:
-        rows, _ = db.cypher_query(cypher.PREFERENCE_DUPLICATES_MERGE, {
-            "user_id": owner, "into_uid": canonical["uid"], "uids": [o["uid"] for o in others]})
-        counts["preferences"] += rows[0][0]
-    return counts
-
-
-def preference_duplicates_restore(*, user_id: str | None = None) -> int:
-    """Make every preference merged as a duplicate current again; return how many."""
-    return db.cypher_query(cypher.PREFERENCE_DUPLICATES_RESTORE, {"user_id": user_id})[0][0][0]

@@ -1,6 +1,7 @@
 import argparse
 import contextlib
 import http.client
+import itertools
 import json
 import os
 import re
@@ -25,7 +26,9 @@ from django.db import connection
 from neomodel import db
 
 from memory import services
+from memory.embeddings import get_embedder
 from memory.extraction.names import name_core
+from memory.extraction.rules import preference_stems, preferences_same_meaning
 from memory.models import SCOPES, Agent
 
 DEV_SPLIT = "26,30,41"
@@ -64,8 +67,13 @@ RETURN e.name AS name, e.type AS type
 
 PREFERENCES_CURRENT_ALL = """
 MATCH (p:Preference {user_id: $user_id}) WHERE p.status = 'current'
-RETURN p.category AS category, p.preference AS preference
+RETURN p.category AS category, p.polarity AS polarity, p.topic AS topic, p.preference AS preference
+ORDER BY p.uid
 """
+# Two current preferences of one person and category whose topics' vectors are this close say one liking in other
+# words ("horror movies" and "scary films": 0.875; "dance" and "contemporary dance", two likings: 0.765). The count
+# reads the topics' own vectors, not the statements' the product compares, so it also sees what the product missed.
+SAME_MEANING_TOPIC_COSINE = 0.80
 
 # Facts about the person (subject "user") whose only source is something the assistant said.
 PERSON_FACTS_FROM_ASSISTANT = """
@@ -384,13 +392,28 @@ def memory_hygiene(*, user_ids: list[str], turns: int) -> dict:
         for name, kind in db.cypher_query(ENTITIES_UNMERGED, {"user_id": user_id})[0]:
             keys[(kind, name_core(name) or name.lower())] += 1
         counts["duplicate_entities"] += sum(n - 1 for n in keys.values())
-        current = defaultdict(int)
-        for category, preference in db.cypher_query(PREFERENCES_CURRENT_ALL, {"user_id": user_id})[0]:
-            current[(category, " ".join(re.findall(r"\w+", preference.lower())))] += 1
-        counts["duplicate_current_preferences"] += sum(n - 1 for n in current.values())
+        current = db.cypher_query(PREFERENCES_CURRENT_ALL, {"user_id": user_id})[0]
+        counts["duplicate_current_preferences"] += len(same_meaning_pairs(current))
         counts["assistant_person_facts"] += db.cypher_query(PERSON_FACTS_FROM_ASSISTANT, {"user_id": user_id})[0][0][0]
     counts = dict(counts)
     return {"memory": counts, "per_1000_turns": {k: round(v * 1000 / turns, 1) for k, v in counts.items()}}
+
+
+def same_meaning_pairs(preferences: list) -> list[tuple[str, str]]:
+    """Return the pairs of (category, polarity, topic, preference) rows of one person that say one liking: of one
+    category, with the same content words or one topic inside the other with only words of taking part added (the
+    rule extraction keys and merges by), or topics whose vectors are at least SAME_MEANING_TOPIC_COSINE apart."""
+    topics = [topic or preference for _, _, topic, preference in preferences]
+    vectors = get_embedder().embed(topics) if topics else []
+    stems = [preference_stems(topic) for topic in topics]
+    pairs = []
+    for i, j in itertools.combinations(range(len(preferences)), 2):
+        if preferences[i][0] != preferences[j][0]:
+            continue
+        cosine = float(vectors[i] @ vectors[j])
+        if preferences_same_meaning(stems[i], stems[j]) or cosine >= SAME_MEANING_TOPIC_COSINE:
+            pairs.append((topics[i], topics[j]))
+    return pairs
 
 
 def database_url() -> str:
