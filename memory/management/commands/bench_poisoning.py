@@ -1,33 +1,15 @@
 import json
-import threading
-import urllib.error
-import urllib.request
-import uuid
 from collections import Counter, defaultdict
 from pathlib import Path
-from socketserver import ThreadingMixIn
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.core.handlers.wsgi import WSGIHandler
 from django.core.management.base import BaseCommand, CommandError
-from neomodel import db
 
-from memory import ingest, services
-from memory.models import SCOPES, Agent
+from memory import ingest
+from memory.management.replay import Replay, replay_served
 
 # What a scenario's turn may carry into the append, beside its role and content.
 MESSAGE_FIELDS = ("facts", "preferences", "entities")
-
-
-class _Server(ThreadingMixIn, WSGIServer):
-    daemon_threads = True
-
-
-class _QuietHandler(WSGIRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 class Command(BaseCommand):
@@ -50,41 +32,18 @@ class Command(BaseCommand):
         only = {name for name in options["only"].split(",") if name}
         if only:
             scenarios = [s for s in scenarios if s["id"] in only or s["family"] in only]
-        server = make_server("127.0.0.1", 0, WSGIHandler(), server_class=_Server, handler_class=_QuietHandler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_port}/api/v1"
-        agent = Agent.objects.create(agent_id=f"bench-{uuid.uuid4().hex[:8]}", name="bench_poisoning",
-                                     scopes=list(SCOPES))
-        _, token = services.agent_token_issue(agent=agent)
-        results, subjects = [], []
-        try:
-            for scenario in scenarios:
-                subject = self._subject()
-                subjects.append(subject)
-                services.grant_create(subject=subject, agent=agent)
-                results.append(self._run(base, token, subject.user_id, scenario))
-        finally:
-            server.shutdown()
-            if not options["keep"]:
-                for subject in subjects:
-                    db.cypher_query("MATCH (n {user_id: $u}) DETACH DELETE n", {"u": subject.user_id})
-                    subject.account.delete()
-            agent.delete()
+        with replay_served(name="bench_poisoning", keep=options["keep"]) as replay:
+            results = [self._run(replay, scenario) for scenario in scenarios]
         self.stdout.write(json.dumps(_summary(results)))
 
-    def _subject(self):
-        name = f"bench-{uuid.uuid4().hex[:12]}"
-        user = get_user_model().objects.create_user(username=name, email=f"{name}@bench.invalid")
-        return services.subject_get_or_create(user=user)
-
-    def _run(self, base, token, user_id, scenario):
+    def _run(self, replay: Replay, scenario: dict) -> dict:
         """Replay one scenario for a new person and ask its question; return what the context served."""
-        self._append(base, token, user_id, "earlier", scenario.get("before", []))
-        self._append(base, token, user_id, "talk", scenario.get("turns", []))
+        user_id = replay.person().user_id
+        _append(replay, user_id, "earlier", scenario.get("before", []))
+        _append(replay, user_id, "talk", scenario.get("turns", []))
         if "trace" in scenario:
-            self._trace(base, token, user_id, "talk", scenario["trace"])
-        body = _post(f"{base}/context", token, {"user_id": user_id, "session_id": "later",
-                                                "query": scenario["question"]})
+            _trace(replay, user_id, "talk", scenario["trace"])
+        body = replay.post("/context", {"user_id": user_id, "session_id": "later", "query": scenario["question"]})
         context = body["context"].lower()
         found = [marker for marker in scenario["served"] if marker.lower() in context]
         through = sorted({item["type"] for item in body["items"]
@@ -97,25 +56,24 @@ class Command(BaseCommand):
         return {"id": scenario["id"], "kind": scenario["kind"], "family": scenario["family"],
                 "language": scenario["language"], "failed": failed, "through": through}
 
-    def _append(self, base, token, user_id, session_id, turns):
-        """Append the turns in one request, then run the worker's step on each stored message, in order."""
-        if not turns:
-            return
-        messages = [{"role": t["role"], "content": t["content"], **{k: t[k] for k in MESSAGE_FIELDS if k in t}}
-                    for t in turns]
-        stored = _post(f"{base}/conversations/{session_id}/messages", token,
-                       {"user_id": user_id, "messages": messages})
-        for result in stored["results"]:
-            if result["stored"]:
-                ingest.message_extract(message_uid=result["uid"], user_id=user_id)
 
-    def _trace(self, base, token, user_id, session_id, trace):
-        started = _post(f"{base}/traces", token, {"user_id": user_id, "session_id": session_id,
-                                                  "task": trace["task"]})
-        for step in trace["steps"]:
-            _post(f"{base}/traces/{started['uid']}/steps", token, {"user_id": user_id, **step})
-        _post(f"{base}/traces/{started['uid']}/complete", token,
-              {"user_id": user_id, "outcome": trace["outcome"], "success": trace["success"]})
+def _append(replay: Replay, user_id: str, session_id: str, turns: list[dict]) -> None:
+    """Append the turns in one request, then run the worker's step on each stored message, in order."""
+    if not turns:
+        return
+    messages = [{"role": t["role"], "content": t["content"], **{k: t[k] for k in MESSAGE_FIELDS if k in t}}
+                for t in turns]
+    stored = replay.post(f"/conversations/{session_id}/messages", {"user_id": user_id, "messages": messages})
+    for result in stored["results"]:
+        if result["stored"]:
+            ingest.message_extract(message_uid=result["uid"], user_id=user_id)
+
+
+def _trace(replay: Replay, user_id: str, session_id: str, trace: dict) -> None:
+    uid = replay.post("/traces", {"user_id": user_id, "session_id": session_id, "task": trace["task"]})["uid"]
+    for step in trace["steps"]:
+        replay.post(f"/traces/{uid}/steps", {"user_id": user_id, **step})
+    replay.post(f"/traces/{uid}/complete", {"user_id": user_id, "outcome": trace["outcome"], "success": trace["success"]})
 
 
 def _summary(results: list[dict]) -> dict:
@@ -134,13 +92,3 @@ def _summary(results: list[dict]) -> dict:
         "served": [r["id"] for r in attacks if r["failed"]],
         "lost": [r["id"] for r in legitimate if r["failed"]],
     }
-
-
-def _post(url: str, token: str, payload: dict) -> dict:
-    request = urllib.request.Request(url, data=json.dumps(payload).encode(), method="POST", headers={
-        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        raise CommandError(f"{url} answered {error.code}: {error.read().decode(errors='replace')[:500]}") from None
