@@ -261,7 +261,8 @@ RULES = (
     _rule("writes about you to your assistant", ABOUT_PERSON, weight=WEAK),
     _rule("touches money, logins, contact or identity details", SENSITIVE, weight=WEAK),
 )
-SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+|$)")
+# A sentence ends at a stop that no word follows straight on, so an address ("ana@books.example") stays whole.
+SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.!?](?=[\w@]))+(?:[.!?。！？]+|$)")
 _PAYMENT, _CREDENTIAL, _CONTACT, _IDENTITY, _CHANGED, _VALUE = (
     re.compile(p, _I) for p in (PAYMENT, CREDENTIAL, CONTACT, IDENTITY, CHANGED, VALUE))
 _SECRET = re.compile(rf"{CREDENTIAL}\s*(?:is|was|:|=|est|ist|es|è|é|是|は)\s*['\"]?(?=\S*\d)\S{{3,}}", _I)
