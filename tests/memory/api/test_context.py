@@ -297,7 +297,7 @@ def test_the_time_a_question_names_leads_recall_to_what_was_said_then(granted):
     body = _context(client, subject.user_id, session_id="s2", query="Where did we hike in August 2023?",
                     limits={"messages": 1})
     item = next(i for i in body["items"] if i["type"] == "message")
-    assert "Arrábida" in item["text"] and item["text"].startswith("user, 12 August 2023:")
+    assert "Arrábida" in item["text"] and item["text"].startswith("you, 12 August 2023:")
     assert item["provenance"]["ranks"]["time"] == 1
     nothing_then = _context(client, subject.user_id, session_id="s2", query="Where did we hike in March 2021?",
                             limits={"messages": 2})
