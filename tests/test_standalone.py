@@ -63,6 +63,7 @@ def test_shared_as_a_word_is_not_a_reference(tmp_path):
     ("bench_extraction", "gold", "data/poleo/poleo_gold.json"),
     ("bench_resolution", "gold", "data/poleo/poleo_resolution_gold.json"),
     ("bench_context_graph", "scenarios", "data/context_graph/scenarios.json"),
+    ("bench_poisoning", "scenarios", "data/poisoning/scenarios.json"),
 ])
 def test_the_benchmarks_read_the_repository_copy_by_default(command, option, expected):
     parser = load_command_class("memory", command).create_parser("manage.py", command)
