@@ -241,7 +241,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"neo4j": {"level": "WARNING"}, "neo4j.notifications": {"level": "ERROR"}},
+    # ONNX Runtime's quantizer reports every product it passes over as the int8 embedder starts.
+    "loggers": {"neo4j": {"level": "WARNING"}, "neo4j.notifications": {"level": "ERROR"},
+                "onnxruntime.quantization": {"level": "WARNING"}},
 }
 
 # Models: OpenAI when a key is configured, otherwise local models that download nothing.

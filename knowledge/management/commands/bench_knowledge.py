@@ -1,4 +1,5 @@
-"""Benchmark knowledge retrieval on a generated graph: latency per mode, and facts reached by enrichment."""
+"""Benchmark knowledge retrieval on a generated graph: latency per mode, and facts reached by enrichment; or how
+far a faster query encoder moves each query's top 10 from the float encoder's."""
 
 import json
 import os
@@ -6,13 +7,14 @@ import statistics
 import time
 
 import numpy as np
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from neomodel import db
 
 from knowledge import cypher
 from knowledge.models import RetrievalProfile
 from knowledge.selectors import knowledge_item_format, knowledge_search
-from memory.embeddings import get_embedder
+from memory.embeddings import MiniLMEmbedder, embedder_class, get_embedder
 
 SYLLABLES = (
     "al ber cor dan el fen gar hol is jun kel lor mar nor ol pen quin ros sol tor ul ven wes xan yor zel".split()
@@ -49,6 +51,8 @@ MODES = {
     "hybrid_linear": {"mode": "hybrid", "ranker": "linear", "alpha": 0.5},
     "hybrid_rrf": {"mode": "hybrid", "ranker": "rrf"},
 }
+OVERLAP_MODES = ("vector", "hybrid_max")
+OVERLAP_TOP_K = 10
 CHUNKS_PER_DOCUMENT = 50
 FACTS_PER_KIND = 5
 
@@ -69,6 +73,12 @@ class Command(BaseCommand):
                             help="Run even though the database holds other data "
                             "(the benchmark only touches its own label).")
         parser.add_argument("--keep", action="store_true", help="Leave the generated graph and its indexes in place.")
+        parser.add_argument("--overlap", action="store_true",
+                            help=f"Instead of timing, compare each query's top {OVERLAP_TOP_K} by the candidate encoder "
+                                 "with the float MiniLM's: over chunks the float encoder embedded (queries mixed with "
+                                 "stored vectors) and over chunks the candidate embedded (everything re-embedded).")
+        parser.add_argument("--candidate", default=None,
+                            help="the EMBEDDER value to compare with the float MiniLM (default: EMBEDDER)")
 
     def handle(self, *args, **options):
         foreign = db.cypher_query(cypher.BENCH_FOREIGN_NODES)[0][0][0]
@@ -77,6 +87,9 @@ class Command(BaseCommand):
                 f"Refusing to run: the Neo4j at {db.url} holds {foreign} nodes that are not the benchmark's. "
                 "Point NEO4J_URL at a database meant for benchmarks, or pass --allow-populated."
             )
+        if options["overlap"]:
+            self.stdout.write(json.dumps(self._overlap(**options)))
+            return
         rng = np.random.default_rng(options["seed"])
         embedder = get_embedder()
         self._clean()
@@ -154,11 +167,46 @@ class Command(BaseCommand):
                          "embedding": vectors[k].tolist()})
         return rows
 
+    def _overlap(self, *, candidate, chunks, queries, seed, **_) -> dict:
+        """Return the mean share of the float encoder's top 10 that the candidate's top 10 keeps, per mode, with
+        the stored vectors from the float encoder (mixed) and from the candidate (re-embedded)."""
+        name = candidate or settings.EMBEDDER
+        if not issubclass(embedder_class(name), MiniLMEmbedder):
+            raise CommandError(f"--overlap compares MiniLM encoders; {name!r} embeds into another space.")
+        reference = MiniLMEmbedder()
+        faster = reference if embedder_class(name) is MiniLMEmbedder else embedder_class(name)()
+        tops = {}
+        try:
+            for stored, embedder in (("float", reference), ("candidate", faster)):
+                self._clean()
+                build = self._build(rng=np.random.default_rng(seed), embedder=embedder, chunks=chunks)
+                query_set = _query_set(np.random.default_rng(seed), build["companies"], queries)
+                vectors = {"float": reference.embed([q for q, _ in query_set]),
+                           "candidate": faster.embed([q for q, _ in query_set])}
+                for label in OVERLAP_MODES:
+                    profile = RetrievalProfile(name=f"bench-{label}", vector_index=cypher.BENCH_VECTOR_INDEX,
+                                               fulltext_index=cypher.BENCH_FULLTEXT_INDEX, top_k=OVERLAP_TOP_K,
+                                               **MODES[label])
+                    for asked, rows in vectors.items():
+                        tops[(label, stored, asked)] = [
+                            {item.uid for item in knowledge_search(profile=profile, query=query,
+                                                                   query_vector=vector.tolist(), enrich=False)}
+                            for (query, _), vector in zip(query_set, rows)]
+        finally:
+            self._clean()
+
+        def kept(label, stored):
+            pairs = zip(tops[(label, "float", "float")], tops[(label, stored, "candidate")])
+            return round(float(np.mean([len(before & after) / max(len(before), 1) for before, after in pairs])), 4)
+
+        return {"bench": "knowledge_overlap", "candidate": name, "chunks": chunks, "queries": len(query_set),
+                "top_k": OVERLAP_TOP_K,
+                "overlap": {label: {"mixed": kept(label, "float"), "reembedded": kept(label, "candidate")}
+                            for label in OVERLAP_MODES}}
+
     def _measure(self, *, rng, embedder, build, queries, rounds, top_k, **_) -> dict:
         companies = build["companies"]
-        asked = [companies[i] for i in rng.choice(len(companies), min(queries, len(companies)), replace=False)]
-        query_set = [(f"What does {c['name']} report about {rng.choice(SUBJECTS).lower()} {rng.choice(CONTEXTS)}?",
-                      set(c["risks"]) | set(c["products"])) for c in asked]
+        query_set = _query_set(rng, companies, queries)
         latency, facts = {}, {}
         for label, fields in MODES.items():
             for enriched in (False, True):
@@ -212,6 +260,13 @@ class Command(BaseCommand):
         db.cypher_query(cypher.BENCH_CLEAN)
         for statement in cypher.BENCH_DROP:
             db.cypher_query(statement)
+
+
+def _query_set(rng, companies: list[dict], queries: int) -> list[tuple[str, set[str]]]:
+    """Return questions about as many companies (each once), with the facts enrichment should reach for each."""
+    asked = [companies[i] for i in rng.choice(len(companies), min(queries, len(companies)), replace=False)]
+    return [(f"What does {c['name']} report about {rng.choice(SUBJECTS).lower()} {rng.choice(CONTEXTS)}?",
+             set(c["risks"]) | set(c["products"])) for c in asked]
 
 
 def _unique(rng, count, make) -> list[str]:
