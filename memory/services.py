@@ -133,7 +133,7 @@ def messages_append(*, subject: Subject, agent: Agent, session_id: str, messages
     rows = [
         {"role": m["role"], "content": m["content"], "client_id": m.get("client_message_id"),
          "content_hash": content_hash(role=m["role"], content=m["content"]), "explicit": _explicit(m),
-         "created_at": m.get("created_at"), "speaker": speaker_split(m["content"])[0]}
+         "created_at": m.get("created_at"), "label": speaker_split(m["content"])[0]}
         for m in messages
     ]
     return conversation_append(user_id=subject.user_id, agent_id=agent.agent_id, session_id=session_id, rows=rows)
@@ -212,7 +212,7 @@ def _conversation_write(*, user_id: str, agent_id: str, session_id: str, rows: l
 
 def _rows_write(*, user_id: str, agent_id: str, session_id: str, rows: list[dict]) -> tuple[list, list]:
     """Write the rows that are not repeats in the open transaction; return the results so far and the rows created."""
-    (conversation_uid, previous, seen), = db.cypher_query(cypher.CONVERSATION_MERGE, {
+    (conversation_uid, previous, seen, labelling), = db.cypher_query(cypher.CONVERSATION_MERGE, {
         "user_id": user_id, "session_id": session_id, "agent_id": agent_id, "window": 2 * len(rows),
         "client_ids": [r["client_id"] for r in rows if r["client_id"]],
         "hashes": [r["content_hash"] for r in rows if not r["client_id"]],
@@ -229,7 +229,10 @@ def _rows_write(*, user_id: str, agent_id: str, session_id: str, rows: list[dict
             continue
         previous = _message_time(index=index, given=row.get("created_at"), previous=previous, now=now)
         results.append(None)
-        fresh.append({**row, "created_at": previous})
+        # "Name: text" names its speaker in a conversation that labels its turns: its first turn, or one whose
+        # turn before was labelled too ("Booked: Monday 7:39" after an unlabelled turn is what was said).
+        fresh.append({**row, "created_at": previous, "speaker": row.get("label") if labelling else None})
+        labelling = row.get("label") is not None
         known[key] = (None, None)  # a batch may not repeat itself either
     created = []
     if fresh:

@@ -1,4 +1,4 @@
-"""The imports form a tree: portal <- memory <- {knowledge, governance, review}.
+"""The imports form a tree: portal <- memory <- {knowledge, governance, review, agents_mcp}.
 
 memory imports none of the other apps; knowledge, governance and review never import each other; and
 portal's shared modules import no app at all (its wiring, the URLconf, admin site, settings and
@@ -10,7 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("portal", "memory", "knowledge", "governance", "review")
+APPS = ("portal", "memory", "knowledge", "governance", "review", "agents_mcp")
 # What each app may import, besides itself.
 ALLOWED = {
     "portal": set(),
@@ -18,6 +18,7 @@ ALLOWED = {
     "knowledge": {"portal", "memory"},
     "governance": {"portal", "memory"},
     "review": {"portal", "memory"},
+    "agents_mcp": {"portal", "memory"},
 }
 # portal's wiring: the modules that put the apps together.
 PORTAL_WIRING = ("portal/urls.py", "portal/admin_site.py", "portal/settings.py", "portal/management/")
