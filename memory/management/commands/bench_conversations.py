@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import numpy as np
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -113,6 +114,12 @@ class Command(BaseCommand):
         parser.add_argument("--reuse", action="store_true",
                             help="run against a Neo4j that already holds data (the bench touches only its own people)")
         parser.add_argument("--keep", action="store_true", help="keep the bench's people and their memory")
+        parser.add_argument("--answers", help="write each question's results (no LoCoMo text: conversation, question "
+                                              "number, category, evidence and found turn ids, tokens) to this JSON "
+                                              "file, for bench_quality --paired")
+        parser.add_argument("--web-embedder",
+                            help="EMBEDDER for the started web server only (the workers keep this process's): "
+                                 "queries by one encoder over vectors stored by another")
 
     def handle(self, *args, **options):
         conversations = conversations_load(directory=Path(options["locomo"]),
@@ -149,12 +156,15 @@ class Command(BaseCommand):
                     subject.account.delete()
                 agent.delete()
 
+        if options["answers"]:
+            answers_write(path=Path(options["answers"]), answers=answers, embedders=self._embedders(options))
         self.stdout.write(json.dumps({
             "benchmark": "conversations", "dataset": "locomo", "conversations": [c["id"] for c in conversations],
             "user_ids": {c: s.user_id for c, s in people.items()}, "sessions": replay["sessions"],
             "turns": replay["turns"],
             "client": {"labels": options["labels"], "times": options["times"], "first_speaker": options["first_speaker"]},
             "workers": None if options["url"] else options["workers"], "append_retries": dict(self.retries),
+            "embedders": self._embedders(options),
             "request": {"limits": {"messages": options["messages"]}} if options["messages"] else "default",
             **recall_summary(answers=answers),
             "ingest_seconds": round(replay["ingest_seconds"], 3),
@@ -164,6 +174,12 @@ class Command(BaseCommand):
             **memory,
             "machine": {"cpus": os.cpu_count(), "load_average_1m": round(os.getloadavg()[0], 2)},
         }))
+
+    def _embedders(self, options) -> dict | None:
+        """Return which encoder stored the vectors and which embedded the questions (None for a given --url)."""
+        if options["url"]:
+            return None
+        return {"stored": settings.EMBEDDER, "queries": options["web_embedder"] or settings.EMBEDDER}
 
     @contextlib.contextmanager
     def _stack(self, options):
@@ -177,7 +193,8 @@ class Command(BaseCommand):
         processes = [subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "portal.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
              "--threads", "4", "--worker-class", "gthread", "--log-level", "warning"],
-            cwd=settings.BASE_DIR, env=env, stdout=STDERR)]
+            cwd=settings.BASE_DIR, env={**env, "EMBEDDER": options["web_embedder"] or settings.EMBEDDER},
+            stdout=STDERR)]
         hostnames = [f"bench-{run}-{i}@%h" for i in range(options["workers"])]
         processes += [subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "prefork", "--concurrency", "1",
@@ -266,7 +283,7 @@ class Command(BaseCommand):
             user_id = people[conversation["id"]].user_id
             mapping = dia_ids[conversation["id"]]
             session_id = f"questions-{uuid.uuid4().hex[:8]}"
-            for question in conversation["questions"]:
+            for number, question in enumerate(conversation["questions"]):
                 payload = {"user_id": user_id, "session_id": session_id, "query": question["question"]}
                 if messages_limit:
                     payload["limits"] = {"messages": messages_limit}
@@ -279,7 +296,8 @@ class Command(BaseCommand):
                           if item["type"] == "message" and item["id"] in mapping]
                 sources = [mapping.get(item["provenance"].get("message_uid")) for item in body["items"]
                            if item["type"] in ("fact", "preference")]
-                answers.append({"conversation": conversation["id"], "category": question["category"],
+                answers.append({"conversation": conversation["id"], "question": number,
+                                "category": question["category"],
                                 "evidence": question["evidence"], "ranked": ranked,
                                 "found": sorted({*ranked, *filter(None, sources)}),
                                 "tokens": body["token_count"], "ms": elapsed})
@@ -353,8 +371,7 @@ def recall_summary(*, answers: list[dict]) -> dict:
             return len(set(a["ranked"][:k]) & set(a["evidence"])) / len(a["evidence"])
         n = max(len(group), 1)
         return {"questions": len(group),
-                "evidence_found": round(sum(len(set(a["found"]) & set(a["evidence"])) / len(a["evidence"])
-                                            for a in group) / n, 4),
+                "evidence_found": round(sum(_found_share(a) for a in group) / n, 4),
                 "tokens": round(sum(a["tokens"] for a in group) / n, 1),
                 "recall_at_5": round(sum(recall(a, 5) for a in group) / n, 4),
                 "recall_at_10": round(sum(recall(a, 10) for a in group) / n, 4),
@@ -372,6 +389,46 @@ def recall_summary(*, answers: list[dict]) -> dict:
         "tokens_per_query": round(sum(a["tokens"] for a in answers) / max(len(answers), 1), 1),
         "context_ms": {"p50": round(percentile(latencies, 50), 1), "p95": round(percentile(latencies, 95), 1)},
     }
+
+
+def answers_write(*, path: Path, answers: list[dict], embedders: dict | None) -> None:
+    """Write one run's answers as JSON, keyed by conversation and question number so two runs pair up."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"benchmark": "conversations", "embedders": embedders, "answers": [
+        {key: answer[key] for key in ("conversation", "question", "category", "evidence", "found", "ranked", "tokens")}
+        for answer in answers]}))
+
+
+def answers_compare(*, reference: dict, candidate: dict, rounds: int = 10_000, seed: int = 23) -> dict:
+    """Return the paired difference of evidence found (candidate minus reference, question by question) with its
+    95 % bootstrap interval, overall and per category, for two answers files of the same questions."""
+    def keyed(run):
+        return {(a["conversation"], a["question"]): a for a in run["answers"]}
+
+    before, after = keyed(reference), keyed(candidate)
+    if before.keys() != after.keys() or any(before[k]["evidence"] != after[k]["evidence"] for k in before):
+        raise CommandError("The two answers files hold different questions: run both on the same conversations.")
+    rng = np.random.default_rng(seed)
+
+    def paired(keys):
+        differences = np.array([_found_share(after[k]) - _found_share(before[k]) for k in keys])
+        means = differences[rng.integers(0, len(differences), (rounds, len(differences)))].mean(axis=1)
+        low, high = np.percentile(means, [2.5, 97.5])
+        return {"questions": len(keys), "reference": round(float(np.mean([_found_share(before[k]) for k in keys])), 4),
+                "candidate": round(float(np.mean([_found_share(after[k]) for k in keys])), 4),
+                "difference": round(float(differences.mean()), 4), "interval_95": [round(low, 4), round(high, 4)],
+                "better": int((differences > 0).sum()), "worse": int((differences < 0).sum())}
+
+    keys = sorted(before)
+    categories = sorted({before[k]["category"] for k in keys})
+    return {"benchmark": "paired", "figure": "evidence_found", "rounds": rounds,
+            "embedders": {"reference": reference.get("embedders"), "candidate": candidate.get("embedders")},
+            "overall": paired(keys),
+            "by_category": {str(c): paired([k for k in keys if before[k]["category"] == c]) for c in categories}}
+
+
+def _found_share(answer: dict) -> float:
+    return len(set(answer["found"]) & set(answer["evidence"])) / len(answer["evidence"])
 
 
 def percentile(ordered: list[float], p: int) -> float:
