@@ -69,7 +69,7 @@ STATUS_LABELS = {"current": "current", "superseded": "replaced by a newer one", 
                  "done": "done", "failed": "failed", "duplicate": "a repeat"}
 ROLE_LABELS = {"user": "You", "assistant": "Agent", "system": "System", "tool": "Tool"}
 # Whose words a message of each role holds, as the context text says it to the model.
-SPEAKER_WORDS = {"user": "you", "assistant": "the assistant", "system": "a system message", "tool": "a tool"}
+SPEAKER_WORDS = {"user": "user", "assistant": "the assistant", "system": "a system message", "tool": "a tool"}
 FIELD_LABELS = {
     "subject": "About", "predicate": "Relation", "object": "Value", "confidence": "Confidence",
     "valid_from": "Since", "valid_until": "Until", "recorded_at": "Learnt", "expired_at": "Replaced",
@@ -105,8 +105,8 @@ def role_label(role: str) -> str:
 
 def speaker_words(role: str, *, label: str | None = None) -> str:
     """Return whose words a message holds, for the model: the name its turn is labelled with in a conversation
-    between people ("Caroline"), else its role ("you", "the assistant"); a tool or system message says so
-    before any name it gives itself ("a tool (Caroline)")."""
+    between people ("Caroline"), else its role ("user", not "you": the model reads it, "the assistant"); a tool
+    or system message says so before any name it gives itself ("a tool (Caroline)")."""
     said = SPEAKER_WORDS.get(role, words(role))
     if not label:
         return said

@@ -49,7 +49,7 @@ def test_recent_turns_of_the_session_come_in_order(granted):
     subject, _, client = granted
     _append(client, subject.user_id, "s1", "first", "second", "third")
     body = _context(client, subject.user_id, session_id="s1", limits={"history": 2, "messages": 0})
-    assert body["context"].splitlines() == [CONTEXT_BEGIN, "Conversation so far:", "- you: second", "- you: third",
+    assert body["context"].splitlines() == [CONTEXT_BEGIN, "Conversation so far:", "- user: second", "- user: third",
                                             CONTEXT_END]
 
 
@@ -184,7 +184,7 @@ def test_what_earns_no_tokens_is_left_out(granted):
     _converse(client, subject.user_id, "s1", ("user", "The plumber comes on Thursday at nine."),
               ("user", "My daughter's violin recital is in the town hall."))
     body = _context(client, subject.user_id, session_id="s2", query="When does the plumber come?", token_budget=4000)
-    assert [i["text"] for i in body["items"]] == ["you: The plumber comes on Thursday at nine."]
+    assert [i["text"] for i in body["items"]] == ["user: The plumber comes on Thursday at nine."]
     everything = _context(client, subject.user_id, session_id="s2", query="When does the plumber come?",
                           token_budget=4000, min_relevance=0)
     assert len(everything["items"]) == 2
@@ -256,9 +256,9 @@ def test_a_recalled_message_shows_its_own_date_unless_said_today(granted):
     _converse(client, subject.user_id, "s2", ("user", "Our anniversary is next week, at Tasca do Chico again."))
     body = _context(client, subject.user_id, session_id="s3", query="Where is the anniversary dinner?")
     texts = {i["text"] for i in body["items"] if i["type"] == "message"}
-    assert texts == {"you, 8 May 2023: Our anniversary dinner was at Tasca do Chico.",
-                     "you: Our anniversary is next week, at Tasca do Chico again."}
-    assert "- you, 8 May 2023: Our anniversary dinner" in body["context"]
+    assert texts == {"user, 8 May 2023: Our anniversary dinner was at Tasca do Chico.",
+                     "user: Our anniversary is next week, at Tasca do Chico again."}
+    assert "- user, 8 May 2023: Our anniversary dinner" in body["context"]
 
 
 def test_a_turn_labelled_with_its_speaker_shows_the_speaker(granted):
@@ -297,7 +297,7 @@ def test_the_time_a_question_names_leads_recall_to_what_was_said_then(granted):
     body = _context(client, subject.user_id, session_id="s2", query="Where did we hike in August 2023?",
                     limits={"messages": 1})
     item = next(i for i in body["items"] if i["type"] == "message")
-    assert "Arrábida" in item["text"] and item["text"].startswith("you, 12 August 2023:")
+    assert "Arrábida" in item["text"] and item["text"].startswith("user, 12 August 2023:")
     assert item["provenance"]["ranks"]["time"] == 1
     nothing_then = _context(client, subject.user_id, session_id="s2", query="Where did we hike in March 2021?",
                             limits={"messages": 2})

@@ -58,9 +58,9 @@ def test_a_stored_message_cannot_start_a_line_or_leave_the_fence(granted, case):
     body = client.post("/api/v1/context", {"user_id": subject.user_id, "session_id": "s1",
                                            "query": "When is lunch?"}, format="json").json()
     history = [i for i in body["items"] if i["provenance"].get("source") == "recent"]
-    assert [i["text"] for i in history] == [f"you: {stored}"]  # the item keeps the stored text exactly
+    assert [i["text"] for i in history] == [f"user: {stored}"]  # the item keeps the stored text exactly
     inside = _lines_are_fenced(body["context"], body["items"])
-    assert inside[:2] == ["Conversation so far:", f"- you: {shown}"]
+    assert inside[:2] == ["Conversation so far:", f"- user: {shown}"]
 
 
 def test_facts_preferences_and_entity_names_are_one_line_each(granted):

@@ -313,7 +313,7 @@ def test_forgetting_the_last_message_lets_the_next_append_follow_the_one_before(
     body = client.post("/api/v1/context", {"user_id": subject.user_id, "session_id": "s1", "token_budget": 500},
                        format="json").json()
     assert [i["text"] for i in body["items"] if i["provenance"].get("source") == "recent"] == [
-        "you: one", "you: two", "you: four"]
+        "user: one", "user: two", "user: four"]
 
 
 def test_a_conversation_that_names_no_last_message_is_appended_to_its_real_end(granted):
