@@ -6,8 +6,9 @@ from agents_mcp.models import ClientConnection
 
 def connection_person(*, agent: Agent) -> str | None:
     """Return the user id of the person a connected client's agent acts for, or None for any other agent."""
+    # Cached as a one-item tuple: the cache keeps no None, and most agents are connected to no one.
     return access_state_cached(key=("connection-person", agent.pk), load=lambda: (
-        ClientConnection.objects.filter(agent=agent).values_list("subject__user_id", flat=True).first()))
+        ClientConnection.objects.filter(agent=agent).values_list("subject__user_id", flat=True).first(),))[0]
 
 
 def connection_granted(*, application, user) -> bool:

@@ -3,9 +3,9 @@
 The SDK's HTTP transport is an ASGI application and its handlers are coroutines, while the portal
 is served by a WSGI server (gunicorn's sync workers, runserver). Each POST is therefore handed to
 the SDK's session manager, in stateless JSON-response mode, on an event loop that the request's
-own thread runs (`_drive`). When a handler needs Django (a tool's operation) it queues the call and
-stops the loop; the thread runs the call with no loop running, as any view runs, on its own
-database connection, then turns the loop again. No second thread, no hand-off between threads.
+own thread runs (`_drive`; one loop per thread, kept between its requests). When a handler needs
+Django (a tool's operation) it queues the call and stops the loop; the thread runs the call with no
+loop running, as any view runs, on its own database connection, then turns the loop again. No second thread, no hand-off between threads.
 Stateless mode keeps nothing between requests, so any worker of any web node answers any request,
 in both eras of the protocol: the 2026-07-28 single exchange and the handshake of 2025-11-25 and
 before (initialize, then one POST per message).
@@ -13,6 +13,8 @@ before (initialize, then one POST per message).
 
 import asyncio
 import json
+import threading
+import weakref
 from collections.abc import Callable
 from contextvars import ContextVar
 from functools import partial
@@ -45,9 +47,20 @@ async def _in_django(call: Callable, **kwargs):
     return await future
 
 
+_threads = threading.local()
+
+
+def _thread_loop() -> asyncio.AbstractEventLoop:
+    """Return this thread's event loop, made on its first request and closed when the thread ends."""
+    if not hasattr(_threads, "loop"):
+        _threads.loop = asyncio.new_event_loop()
+        weakref.finalize(threading.current_thread(), _threads.loop.close)
+    return _threads.loop
+
+
 def _drive(coroutine):
     """Run `coroutine` on an event loop in this thread, and the Django calls it queues between the loop's turns."""
-    loop, calls = asyncio.new_event_loop(), []
+    loop, calls = _thread_loop(), []
     token = _django_calls.set(calls)
     try:
         main = loop.create_task(coroutine)
@@ -63,8 +76,6 @@ def _drive(coroutine):
         return main.result()
     finally:
         _django_calls.reset(token)
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
 
 
 async def _tools_list(ctx, params) -> types.ListToolsResult:

@@ -16,6 +16,7 @@ from agents_mcp.forms import ConsentForm
 from agents_mcp.oauth import DEFAULT, OFF_BY_DEFAULT, ACTIONS
 from agents_mcp.server import mcp_respond
 from agents_mcp.tools import Caller
+from memory.access_state import access_state_pinned
 from memory.api.authentication import AgentTokenAuthentication
 
 # What a client is told to ask for when it has no token: everything but forgetting.
@@ -25,6 +26,11 @@ ASKED = " ".join([*ACTIONS.keys() - set(OFF_BY_DEFAULT), *(s for s in DEFAULT if
 @csrf_exempt
 def mcp_endpoint(request):
     """Streamable HTTP: one JSON-RPC message per POST, answered in JSON; no server-initiated stream (GET)."""
+    with access_state_pinned():  # the token, the connection and the tool's operation read one version
+        return _mcp_answer(request)
+
+
+def _mcp_answer(request):
     if request.method != "POST":
         response = HttpResponse(status=405)
         response["Allow"] = "POST"

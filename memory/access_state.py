@@ -69,8 +69,11 @@ def _version() -> bytes | None:
 
 @contextmanager
 def access_state_pinned() -> Iterator[None]:
-    """Read the version once for the block (one API request), so that its lookups cost no Redis round trip each."""
-    pinned = _pinned.set(_version())
+    """Read the version once for the block (one API request), so that its lookups cost no Redis round trip each.
+
+    A request served within one already pinned (an MCP tool call answered by the API view) keeps its caller's.
+    """
+    pinned = _pinned.set(_pinned.get() or _version())
     try:
         yield
     finally:

@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from memory import services
+from memory.management.commands.bench_api import MCP_HEADERS, MCP_VERSION
 from memory.models import SCOPES
 from tests.conftest import ROOT, _test_database_url
 from tests.portal.test_redis_outage import app_redis_server  # noqa: F401  (a fixture)
@@ -49,6 +50,21 @@ def test_a_warm_request_reads_no_token_grant_or_consent_row_and_serves_no_one_el
 
     other = make_subject()  # never granted this agent: the cached grant of someone else does not stand in
     assert _context(client, other.user_id).status_code == 403
+
+
+def test_a_warm_mcp_call_reads_no_access_row_either(granted):
+    """The MCP door reads the token, the client's connection (none here) and the grant from the same cache."""
+    subject, _, client = granted
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "context_build", "arguments": {"user_id": subject.user_id, "session_id": "s1", "query": "Where?"},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": MCP_VERSION,
+                  "io.modelcontextprotocol/clientCapabilities": {}}}}
+    assert client.post("/mcp/", call, format="json", headers=MCP_HEADERS).status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        warm = client.post("/mcp/", call, format="json", headers=MCP_HEADERS)
+    assert warm.status_code == 200 and not warm.json()["result"].get("isError")
+    tables = (*ACCESS_TABLES, "agents_mcp_clientconnection")
+    assert [q["sql"] for q in queries if any(table in q["sql"] for table in tables)] == []
 
 
 def test_a_token_revoked_by_staff_is_refused_on_the_next_request(granted, staff):
