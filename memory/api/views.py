@@ -38,16 +38,6 @@ class AgentApi(APIView):
     def subject(self, user_id: str):
         return selectors.subject_for_agent(agent=self.agent, user_id=user_id)
 
-    def require_consent(self, subject, category: str) -> None:
-        if category not in selectors.consented_categories(subject=subject, agent=self.agent):
-            raise AccessDenied(f"The user has withdrawn consent for '{category}' memory.",
-                               {"category": category, "consent": False})
-
-
-def _not_stored(reason_category: str) -> dict:
-    return {"stored": False, "reason": "consent_withdrawn",
-            "detail": f"The user has not consented to storing '{reason_category}' memory."}
-
 
 class ContextBuildApi(AgentApi):
     """before_run: the memory an agent should see for this turn, formatted and itemised."""
@@ -178,10 +168,9 @@ class TraceStartApi(AgentApi):
         data.is_valid(raise_exception=True)
         args = data.validated_data
         subject = self.subject(args["user_id"])
-        if "reasoning" not in selectors.consented_categories(subject=subject, agent=self.agent):
-            return Response({"uid": None, **_not_stored("reasoning")})
-        uid = services.trace_start(subject=subject, agent=self.agent, session_id=args["session_id"], task=args["task"])
-        return Response({"uid": uid, "stored": True}, status=status.HTTP_201_CREATED)
+        started = services.trace_start(subject=subject, agent=self.agent, session_id=args["session_id"],
+                                       task=args["task"])
+        return Response(started, status=status.HTTP_201_CREATED if started["stored"] else status.HTTP_200_OK)
 
 
 class TraceStepAddApi(AgentApi):
@@ -205,9 +194,8 @@ class TraceStepAddApi(AgentApi):
         data.is_valid(raise_exception=True)
         args = data.validated_data
         subject = self.subject(args["user_id"])
-        self.require_consent(subject, "reasoning")
         step = services.trace_step_add(
-            subject=subject, trace_uid=trace_uid, thought=args.get("thought"), action=args.get("action"),
+            subject=subject, agent=self.agent, trace_uid=trace_uid, thought=args.get("thought"), action=args.get("action"),
             observation=args.get("observation"), tool_calls=args.get("tool_calls", []),
         )
         return Response(step, status=status.HTTP_201_CREATED)
@@ -231,8 +219,7 @@ class TraceCompleteApi(AgentApi):
         data.is_valid(raise_exception=True)
         args = data.validated_data
         subject = self.subject(args["user_id"])
-        self.require_consent(subject, "reasoning")
-        services.trace_complete(subject=subject, trace_uid=trace_uid, outcome=args["outcome"], success=args["success"])
+        services.trace_complete(subject=subject, agent=self.agent, trace_uid=trace_uid, outcome=args["outcome"], success=args["success"])
         return Response({"uid": trace_uid, "completed": True})
 
 
@@ -259,7 +246,7 @@ class ItemListApi(AgentApi):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         subject = self.subject(user_id)
-        self.require_consent(subject, kind_get(kind).category)
+        selectors.consent_require(subject=subject, agent=self.agent, category=kind_get(kind).category)
         page = selectors.item_list(user_id=subject.user_id, kind=kind, **filters.validated_data,
                                    cutoffs=selectors.retention_cutoffs(subject=subject, agent=self.agent))
         return Response(page)
@@ -275,7 +262,7 @@ class ItemDetailApi(AgentApi):
     @extend_schema(operation_id="memory_item_get", responses=OpenApiTypes.OBJECT)
     def get(self, request, user_id, kind, uid):
         subject = self.subject(user_id)
-        self.require_consent(subject, kind_get(kind).category)
+        selectors.consent_require(subject=subject, agent=self.agent, category=kind_get(kind).category)
         return Response(selectors.item_get(user_id=subject.user_id, kind=kind, uid=uid,
                                            cutoffs=selectors.retention_cutoffs(subject=subject, agent=self.agent)))
 
@@ -329,7 +316,6 @@ class CorrectionCreateApi(AgentApi):
         value = dict(data.validated_data)
         reason = value.pop("reason", "")
         subject = self.subject(user_id)
-        self.require_consent(subject, kind_get(kind).category)
         correction = services.correction_create(subject=subject, kind=kind, uid=uid, value=value, reason=reason,
                                                 actor=f"agent:{self.agent.agent_id}", agent=self.agent)
         applied = correction.status == "applied"

@@ -3,7 +3,7 @@ import json
 import numpy as np
 
 from memory.embeddings import CachedEmbedder, MiniLMEmbedder, get_embedder
-from tests.conftest import ROOT
+from tests.support.stack import ROOT
 
 REFERENCE = json.loads((ROOT / "data" / "minilm" / "minilm_reference.json").read_text())
 

@@ -13,7 +13,7 @@ from memory.extraction.offline import OfflineExtractor
 from memory.extraction.openai_extractor import OpenAIExtractor
 from memory.extraction.rules import predicate_cardinality
 from memory.ingest import extraction_from_explicit, message_extract
-from tests.conftest import ROOT
+from tests.support.stack import ROOT
 from tests.memory.extraction_heldout import CASES, FRESH_CASES, score
 
 GOLD = ROOT / "data" / "poleo" / "poleo_gold.json"

@@ -11,10 +11,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.management.base import BaseCommand, CommandError
-from neomodel import db
 
 from memory import ingest, services
 from memory.models import SCOPES, Agent
+from portal import graphdb
 
 
 class _Server(ThreadingMixIn, WSGIServer):
@@ -60,7 +60,7 @@ class Command(BaseCommand):
             server.shutdown()
             if not options["keep"]:
                 for subject in subjects:
-                    db.cypher_query("MATCH (n {user_id: $u}) DETACH DELETE n", {"u": subject.user_id})
+                    graphdb.run("MATCH (n {user_id: $u}) DETACH DELETE n", {"u": subject.user_id})
                     subject.account.delete()
             agent.delete()
 
