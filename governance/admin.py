@@ -45,7 +45,7 @@ class CategoryFilter(admin.SimpleListFilter):
 
 @admin.register(ErasureJob)
 class ErasureJobAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "scope", "category_label", "status", "nodes_deleted", "finished_at")
+    list_display = ("created_at", "scope", "category_label", "status", "nodes_deleted")
     list_filter = ("status", "scope", CategoryFilter)
     fields = readonly_fields = ("job_id", "created_at", "scope", "category_label", "status", "nodes_deleted",
                                 "finished_at", "error")
@@ -63,7 +63,7 @@ class ErasureJobAdmin(admin.ModelAdmin):
     def has_erase_permission(self, request):
         return request.user.has_perm(ERASE)
 
-    @admin.action(description="Delete what the residue scan found (nodes no one owns), then check again",
+    @admin.action(description="Finish: delete the residue found",
                   permissions=["erase"])
     def residue_delete(self, request, queryset):
         """Finish failed erasures whose only residue is the person's content in nodes without an owner."""

@@ -333,7 +333,7 @@ def _residue_error(residue: dict[str, int]) -> str:
     """Return what is left after an erasure and how to finish it, for the person and staff."""
     if residue.get("content") and sum(residue.values()) == residue["content"]:
         return (f"Your content is still in {residue['content']} place(s) no one owns, listed below. Staff finish the "
-                "erasure by deleting them: Erasure jobs, action \"Delete what the residue scan found\".")
+                "erasure by deleting them: Erasure jobs, action \"Finish: delete the residue found\".")
     return ("Something of yours remained after erasing (counts per store below); it was retried. Staff can "
             "request the erasure again once the store that held it answers.")
 

@@ -162,28 +162,35 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
         entity_lucene=selectors.lucene_query(text=text, user_id=user_id, fields=("name", "aliases")) if text else None,
         as_of=request.as_of, cutoffs=cutoffs,
     )
-    today = datetime.now(UTC).date()
-    question = question_read(focus["text"])
-    history = [_history_item(m) for m in recall["recent"]] if HISTORY in wanted else []
-    ranked: list[dict] = []
-    if sections["recall"]:
-        ranked += _messages_scored(recall, question=question, speaker=focus["speaker"], today=today)
-    if sections["long_term"]:
-        said = {item["id"]: item["provenance"]["relevance"]["score"] for item in ranked}
-        facts = [_fact_item(f, question=question, today=today) for f in recall["facts"]]
-        preferences = [_preference_item(p, question=question) for p in recall["preferences"]]
-        ranked += _facts_joined(_from_messages(facts, said), asked=text)
-        ranked += _from_messages(preferences, said)
-        ranked += [_entity_item(e, question=question) for e in recall["entities"]]
-    if sections["reasoning"]:
-        ranked += [_trace_item(t, question=question) for t in recall["traces"]]
+    ranked = _memory_scored(recall, sections=sections, focus=focus, asked=text)
     for name in provided if text else []:
-        ranked += [_provided_item(item, section=name, question=question) for item in PROVIDED[name].provide(
-            agent=agent, request=request, query=text, embedding=provided_embedding, limit=limits[name])]
+        ranked += [_provided_item(item, section=name, question=question_read(focus["text"])) for item in
+                   PROVIDED[name].provide(agent=agent, request=request, query=text, embedding=provided_embedding,
+                                          limit=limits[name])]
     ranked.sort(key=lambda item: item["score"], reverse=True)
+    history = [_history_item(m) for m in recall["recent"]] if HISTORY in wanted else []
     packed = _pack(history=history, ranked=ranked, budget=request.token_budget, limits=limits,
                    min_relevance=request.min_relevance)
     return {**packed, "turn_seq": recall["next_seq"] if sections["history"] else None}
+
+
+def _memory_scored(recall: dict, *, sections: dict[str, bool], focus: dict, asked: str) -> list[dict]:
+    """Return every recalled message, fact, preference, entity and trace scored on the relevance scale."""
+    today = datetime.now(UTC).date()
+    question = question_read(focus["text"])
+    scored: list[dict] = []
+    if sections["recall"]:
+        scored += _messages_scored(recall, question=question, speaker=focus["speaker"], today=today)
+    if sections["long_term"]:
+        said = {item["id"]: item["provenance"]["relevance"]["score"] for item in scored}
+        facts = [_fact_item(f, question=question, today=today) for f in recall["facts"]]
+        preferences = [_preference_item(p, question=question) for p in recall["preferences"]]
+        scored += _facts_joined(_from_messages(facts, said), asked=asked)
+        scored += _from_messages(preferences, said)
+        scored += [_entity_item(e, question=question) for e in recall["entities"]]
+    if sections["reasoning"]:
+        scored += [_trace_item(t, question=question) for t in recall["traces"]]
+    return scored
 
 
 def _time_asked(text: str) -> tuple[datetime, datetime] | None:

@@ -14,7 +14,7 @@ from django.utils import timezone
 from memory.access_state import access_state_invalidate
 from memory.wording import category_label
 
-SCOPES = ("context:read", "messages:write", "traces:write", "knowledge:read", "memory:correct")
+SCOPES = ("context:read", "messages:write", "traces:write", "knowledge:read", "memory:correct", "memory:forget")
 CATEGORIES = ("history", "long_term", "reasoning")
 TOKEN_PREFIX = "mp"
 

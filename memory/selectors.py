@@ -118,6 +118,8 @@ def subject_find(*, text: str) -> Subject | None:
 
 def subject_for_agent(*, agent: Agent, user_id: str) -> Subject:
     """Return the subject an agent may act for, or refuse the same way whether or not it exists."""
+    if "\x00" in user_id:  # no public id holds one, and PostgreSQL cannot be asked about it
+        raise AccessDenied("This agent has no access to that user's memory.", {"user_id": user_id})
     grant = access_state_cached(key=("grant", agent.pk, user_id), load=lambda: (
         Grant.objects.select_related("subject").filter(agent=agent, subject__user_id=user_id, revoked_at__isnull=True)
         .first()))

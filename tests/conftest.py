@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 from memory import services
 from memory.models import SCOPES, Agent
 from portal.processes import celery_worker_command, database_url
-from tests.support.stack import MARKER, ROOT, SCREENSHOTS, refuse_foreign_graph
+from tests.support.stack import BROWSER_PASSWORD, CHROMIUM_ARGS, MARKER, ROOT, SCREENSHOTS, refuse_foreign_graph
 
 # Fixtures of their own modules that several tests use: a Redis, a Neo4j and two people with memory everywhere.
 pytest_plugins = ["tests.support.redis", "tests.support.neo4j", "tests.support.boundaries"]
@@ -132,10 +132,6 @@ def granted(make_subject, make_agent, api_for):
     return subject, agent, api_for(secret)
 
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
 @pytest.fixture
 def chromium(monkeypatch):
     """Return (playwright, browser): Debian's Chromium, headless; Playwright never downloads one here."""
@@ -148,9 +144,6 @@ def chromium(monkeypatch):
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
         yield pw, browser
         browser.close()
-
-
-BROWSER_PASSWORD = "a-long-passphrase-8"
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """A small OpenAI-compatible HTTP server for tests: the real SDK talks to it over loopback.
 
 It serves /v1/chat/completions (answers that follow the request's JSON schema, built from the
-message it was sent; without a schema, a chat reply that repeats the last message) and /v1/embeddings
-(deterministic unit vectors), and records every request.
+message it was sent; offered tools, a scripted agent's tool calls and replies; else a chat reply that
+repeats the last message) and /v1/embeddings (deterministic unit vectors), and records every request.
 """
 
 import hashlib
@@ -41,6 +41,36 @@ def extraction_answer(message: str) -> dict:
     return {"entities": entities, "relations": relations, "facts": facts, "preferences": preferences}
 
 
+def _text(content) -> str:
+    if isinstance(content, list):
+        return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content or ""
+
+
+def memory_agent_turn(messages: list[dict]) -> dict:
+    """Play an agent that keeps its memory through the memory tools: a request to remember something is
+    appended (message_append), anything else is first looked up (context_build); given a tool's answer, it
+    replies with what the memory recalled."""
+    last = messages[-1]
+    if last["role"] == "tool":
+        answer = json.loads(_text(last["content"]))
+        recalled = [line[2:] for line in answer.get("context", "").splitlines() if line.startswith("- ")]
+        return {"role": "assistant", "content": "From memory: " + " | ".join(recalled) if recalled else "Noted."}
+    text = _text(last["content"])
+    name, arguments = (("message_append", {"session_id": "agent-chat", "messages": [{"role": "user", "content": text}]})
+                       if text.lower().startswith("remember") else ("context_build", {"query": text}))
+    return {"role": "assistant", "content": None, "tool_calls": [{
+        "id": f"call_{len(messages)}", "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments)}}]}
+
+
+def _completion(body: dict, message: dict) -> dict:
+    return {"id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": body["model"],
+            "choices": [{"index": 0, "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
+                         "message": message}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+
+
 class OpenAIStub:
     def __init__(self):
         self.requests: list[dict] = []
@@ -73,6 +103,8 @@ class OpenAIStub:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def chat(self, body: dict) -> dict:
+        if body.get("tools") and "response_format" not in body:
+            return _completion(body, memory_agent_turn(body["messages"]))
         last = body["messages"][-1]["content"]
         last = last if isinstance(last, str) else " ".join(part.get("text", "") for part in last)
         if "response_format" in body:

@@ -30,6 +30,7 @@ API = {
     "memory-api:trace_complete": ("post", "/api/v1/traces/{trace}/complete",
                                   {"user_id": "{user}", "outcome": "done", "success": True}),
     "memory-api:item_list": ("get", "/api/v1/users/{user}/facts/", None),
+    "memory-api:item_search": ("get", "/api/v1/users/{user}/facts/search?text=x", None),
     "memory-api:item_detail": ("get", "/api/v1/users/{user}/facts/{fact}", None),
     "memory-api:correction_create": ("post", "/api/v1/users/{user}/facts/{fact}/corrections", {"object": "Oslo"}),
     "knowledge-api:search": ("post", "/api/v1/knowledge/search", {"profile": "any", "query": "hello"}),

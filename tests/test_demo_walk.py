@@ -393,7 +393,8 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server, client):
                  shot="06-entity-neighbourhood" if kind == "entities" else f"item-detail-{kind}")
         me.visit("governance:item_forget", g("item_forget", kind, item["uid"]), value, shot=f"item-forget-{kind}")
     me.visit("governance:access_list", g("access_list"), "Demo assistant", "Calendar helper", shot="08-access-log")
-    me.visit("governance:item_detail", g("item_detail", "preferences", items["preferences"][0]["uid"]),
+    # The demo's agents were handed this turn (what it states, once it is in a context, costs nothing more).
+    me.visit("governance:item_detail", g("item_detail", "messages", items["messages"][0]["uid"]),
              "Agents that received it in a context", shot="item-uses")
     assert "Demo assistant" in me.page.inner_text("#uses") and "(retention)" in me.page.inner_text("#kept-until")
     me.visit("governance:retention", g("retention"), "365 days", shot="retention")

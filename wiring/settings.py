@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "knowledge",
     "governance",
     "review",
+    "oauth2_provider",
+    "agents_mcp",
     "wiring.apps.WiringConfig",
 ]
 
@@ -242,7 +244,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"neo4j": {"level": "WARNING"}, "neo4j.notifications": {"level": "ERROR"}},
+    "loggers": {"neo4j": {"level": "WARNING"}, "neo4j.notifications": {"level": "ERROR"},
+                # The MCP SDK's session manager runs once per request here (stateless): its start is no news.
+                "mcp.server.streamable_http_manager": {"level": "WARNING"}},
 }
 
 # Models: OpenAI when a key is configured, otherwise local models that download nothing.
@@ -251,6 +255,39 @@ OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="")
 OPENAI_EMBEDDING_MODEL = env("OPENAI_EMBEDDING_MODEL", default="text-embedding-3-small")
 OPENAI_EMBEDDING_DIMENSIONS = env.int("OPENAI_EMBEDDING_DIMENSIONS", default=1536)
 EMBEDDER = env("EMBEDDER", default="openai" if OPENAI_API_KEY else "minilm")
+
+# The authorization server MCP clients connect through (django-oauth-toolkit): OAuth 2.1, i.e. the
+# authorization code with PKCE (S256) only, dynamic client registration open to any client (each connection
+# still waits for the person's consent), tokens stored as digests. An access token is an agent token
+# (agents_mcp.services.connection_token_issue), so the API and the MCP server accept it as any other.
+OAUTH2_PROVIDER = {
+    "SCOPES_BACKEND_CLASS": "agents_mcp.oauth.PortalScopes",
+    "OAUTH2_VALIDATOR_CLASS": "agents_mcp.oauth.PortalOAuth2Validator",
+    "ACCESS_TOKEN_GENERATOR": "agents_mcp.services.connection_token_issue",
+    "REFRESH_TOKEN_GENERATOR": "oauthlib.oauth2.rfc6749.tokens.random_token_generator",
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env.int("OAUTH_ACCESS_TOKEN_SECONDS", default=3600),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": env.int("OAUTH_REFRESH_TOKEN_SECONDS", default=90 * 24 * 3600),
+    "PKCE_REQUIRED": True,
+    "ALLOW_LOCALHOST_LOOPBACK": True,
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_post", "client_secret_basic"],
+    "OAUTH2_PROTECTED_RESOURCE_NAME": "Memory portal",
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+}
+# Desktop clients receive the code on a loopback http://127.0.0.1 redirect (RFC 8252), so http stays allowed.
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 
 # Governance.
 CONSENT_POLICY_VERSION = env("CONSENT_POLICY_VERSION", default="2026-11")

@@ -13,6 +13,8 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("me/", include("governance.urls")),
+    path("mcp/", include("agents_mcp.urls")),
+    path("", include("agents_mcp.oauth_urls")),
     path("api/v1/knowledge/", include("knowledge.api.urls")),
     path("api/v1/", include("memory.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -252,11 +252,33 @@ class ItemListApi(AgentApi):
         return Response(page)
 
 
+class ItemSearchApi(AgentApi):
+    """A subject's items of one kind whose text contains `text` (case-insensitively, as one phrase), newest first."""
+
+    permission_classes = [HasScope.of("context:read")]
+
+    @extend_schema_serializer(component_name="ItemSearchFilter")
+    class FilterSerializer(s.StrictSerializer):
+        text = serializers.CharField(max_length=200, help_text="The words to find, as written in the item.")
+        limit = serializers.IntegerField(min_value=1, max_value=200, default=50)
+
+    @extend_schema(operation_id="memory_item_search", parameters=[FilterSerializer], responses=inline_serializer(
+        "ItemSearchResult", {"items": serializers.ListField(child=serializers.DictField())}))
+    def get(self, request, user_id, kind):
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        subject = self.subject(user_id)
+        self.require_consent(subject, kind_get(kind).category)
+        items = selectors.item_search(user_id=subject.user_id, kind=kind, **filters.validated_data,
+                                      cutoffs=selectors.retention_cutoffs(subject=subject, agent=self.agent))
+        return Response({"items": items})
+
+
 class ItemDetailApi(AgentApi):
     """One item of a subject; DELETE forgets it with what was derived only from it."""
 
     def get_permissions(self):
-        scope = "messages:write" if self.request.method == "DELETE" else "context:read"
+        scope = "memory:forget" if self.request.method == "DELETE" else "context:read"
         return [HasScope.of(scope)()]
 
     @extend_schema(operation_id="memory_item_get", responses=OpenApiTypes.OBJECT)

@@ -21,7 +21,8 @@ CALL (c, tail) {  // the last few first, then their hashes: no seek of every mes
   WITH collect(m) AS last
   RETURN [m IN last WHERE m.content_hash IN $hashes | [m.uid, m.seq, m.client_id, m.content_hash]] AS by_content
 }
-RETURN c.uid AS uid, tail.created_at AS last_created_at, by_client + by_content AS seen
+RETURN c.uid AS uid, tail.created_at AS last_created_at, by_client + by_content AS seen,
+       tail IS NULL OR tail.speaker IS NOT NULL AS labelling
 """
 
 # The person's pages show what is within retention only (the person's $cutoffs).

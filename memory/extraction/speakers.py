@@ -15,7 +15,8 @@ LABEL_WORDS = frozenset(
     "quote translation name date time location address email phone user assistant system tool agent bot ai "
     "human me you topic task goal problem solution reason context news breaking spoiler hint fact facts "
     "pros cons idea ideas hello hi hey thanks ok okay yes no well wow btw lol so also and but then now today "
-    "tomorrow yesterday first second third finally warning p.s".split())
+    "tomorrow yesterday first second third finally warning p.s booked noted done added confirmed sent saved "
+    "updated scheduled cancelled canceled ordered paid reserved got great sure".split())
 
 
 def speaker_split(text: str) -> tuple[str | None, str]:

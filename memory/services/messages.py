@@ -54,7 +54,7 @@ def messages_append(*, subject: Subject, agent: Agent, session_id: str, messages
     rows = [
         {"role": m["role"], "content": m["content"], "client_id": m.get("client_message_id"),
          "content_hash": content_hash(role=m["role"], content=m["content"]), "explicit": _explicit(m),
-         "created_at": m.get("created_at"), "speaker": speaker_split(m["content"])[0]}
+         "created_at": m.get("created_at"), "label": speaker_split(m["content"])[0]}
         for m in messages
     ]
     return conversation_append(user_id=subject.user_id, agent_id=agent.agent_id, session_id=session_id, rows=rows)
@@ -139,7 +139,7 @@ def _rows_write(*, user_id: str, agent_id: str, session_id: str, rows: list[dict
         "client_ids": [r["client_id"] for r in rows if r["client_id"]],
         "hashes": [r["content_hash"] for r in rows if not r["client_id"]],
     })[0]
-    previous = conversation["last_created_at"]
+    previous, labelling = conversation["last_created_at"], conversation["labelling"]
     known = {(client_id or digest): (uid, seq) for uid, seq, client_id, digest in conversation["seen"]}
     results, fresh, now = [], [], timezone.now()
     for index, row in enumerate(rows):
@@ -151,7 +151,10 @@ def _rows_write(*, user_id: str, agent_id: str, session_id: str, rows: list[dict
             continue
         previous = _message_time(index=index, given=row.get("created_at"), previous=previous, now=now)
         results.append(None)
-        fresh.append({**row, "created_at": previous})
+        # "Name: text" names its speaker in a conversation that labels its turns: its first turn, or one whose
+        # turn before was labelled too ("Booked: Monday 7:39" after an unlabelled turn is what was said).
+        fresh.append({**row, "created_at": previous, "speaker": row.get("label") if labelling else None})
+        labelling = row.get("label") is not None
         known[key] = (None, None)  # a batch may not repeat itself either
     created = []
     if fresh:

@@ -98,7 +98,7 @@ def test_a_failed_erasure_says_how_to_finish_and_staff_finish_it_by_deleting_wha
     nam_adopt()
     db.cypher_query(COPIES)
     job = erase("nam-alice")
-    assert job.status == JobStatus.FAILED and "Delete what the residue scan found" in job.error
+    assert job.status == JobStatus.FAILED and "Finish: delete the residue found" in job.error
 
     _, admin = staff("erase_subjects")
     response = admin.post("/admin/governance/erasurejob/", {"action": "residue_delete", "_selected_action": [job.pk]},

@@ -14,6 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # Nodes with this label mark a graph that only this suite has written to.
 MARKER = "PortalTestSuite"
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+# Debian's Chromium, headless, as every browser test runs it; and the password its signed-in people have.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+BROWSER_PASSWORD = "a-long-passphrase-8"
 
 
 def refuse_foreign_graph():

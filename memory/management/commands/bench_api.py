@@ -33,6 +33,10 @@ TEMPLATES = ["We need to move the {t} review to {p} next week.", "My {t} notes f
              "Remind me that the {t} in {p} is due on Friday.", "The {t} team in {p} asked for an update.",
              "I prefer to discuss the {t} over coffee in {p}.", "Is the {t} still blocked by the {p} office?"]
 SEED_BATCH = 5000
+# A call of the MCP server's context_build tool in the protocol's single-exchange era (2026-07-28).
+MCP_VERSION = "2026-07-28"
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": MCP_VERSION,
+               "Mcp-Method": "tools/call", "Mcp-Name": "context_build"}
 # The profile serves this many people, each once before it is timed: a warm process, as in steady use.
 PROFILE_PEOPLE = 20
 
@@ -78,8 +82,8 @@ def percentiles(latencies: list[float]) -> dict:
 
 
 class Command(BaseCommand):
-    help = ("Seed people x messages, then measure context and messages latency with concurrent HTTP clients against "
-            "gunicorn; the context's cost against one person's memory size with recall@10 of its vector branch "
+    help = ("Seed people x messages, then measure context (over the API and, the same requests, over the MCP server) "
+            "and messages latency with concurrent HTTP clients against gunicorn; the context's cost against one person's memory size with recall@10 of its vector branch "
             "against exact search; and where one request's time goes. JSON line last.")
 
     def add_arguments(self, parser):
@@ -216,8 +220,23 @@ class Command(BaseCommand):
             "user_id": rnd.choice(subjects).user_id,
             "messages": [{"role": "user", "content": self._said(rnd), "client_message_id": uuid.uuid4().hex}]})
 
+    def _mcp_context_request(self, subjects):
+        """The same context requests as _context_request, as calls of the MCP server's context_build tool."""
+        rest = self._context_request(subjects)
+
+        def make(rnd):
+            _, arguments = rest(rnd)
+            return "/mcp/", {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "name": "context_build", "arguments": arguments, "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": MCP_VERSION,
+                    "io.modelcontextprotocol/clientCapabilities": {}}}}, MCP_HEADERS
+
+        return make
+
     def _endpoints(self, port, subjects, clients, options):
         return {"context_ms": self._load(port, subjects, clients, options["requests"], self._context_request(subjects)),
+                "mcp_context_ms": self._load(port, subjects, clients, options["requests"],
+                                             self._mcp_context_request(subjects)),
                 "messages_ms": self._load(port, subjects, clients, options["requests"], self._append_request(subjects))}
 
     def _curve_point(self, port, subject, options):
@@ -233,13 +252,13 @@ class Command(BaseCommand):
         per_client = max(requests // clients, 1)
         warmed = threading.Barrier(clients, action=lambda: timed_from.append(time.monotonic()))
 
-        def send(conn, path, payload):
+        def send(conn, path, payload, headers=None):
             started = time.perf_counter()
             conn.request("POST", path, json.dumps(payload), {
-                "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
+                "Authorization": f"Bearer {self.token}", "Content-Type": "application/json", **(headers or {})})
             response = conn.getresponse()
-            response.read()
-            if response.status >= 300:
+            body = response.read()
+            if response.status >= 300 or b'"isError":true' in body or b'"error":{' in body:  # MCP fails in a 200
                 errors.append(response.status)
             return (time.perf_counter() - started) * 1000
 

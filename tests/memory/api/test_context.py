@@ -9,6 +9,7 @@ from memory import ingest, selectors, services
 from memory.context import CONTEXT_BEGIN, CONTEXT_END
 from memory.embeddings import get_embedder
 from memory.models import MemoryAccess
+from portal import graphdb
 
 pytestmark = pytest.mark.django_db
 
@@ -309,3 +310,17 @@ def test_what_the_person_asked_about_said_comes_first(granted):
     body = _context(client, subject.user_id, session_id="s3", query="What did Caroline bake?", limits={"messages": 1})
     item = next(i for i in body["items"] if i["type"] == "message")
     assert item["id"] == uids[1] and item["provenance"]["speaker_asked"] is True
+
+
+def test_a_word_and_a_colon_name_a_speaker_only_where_turns_are_labelled(granted):
+    """"Booked: Monday 7:39" after an unlabelled turn is what the assistant said, not a speaker called Booked."""
+    subject, _, client = granted
+    _converse(client, subject.user_id, "trip", ("user", "Book me a train to Lisbon."),
+              ("assistant", "Booked: Monday 7:39 to Lisbon."))
+    _converse(client, subject.user_id, "chat", ("user", "Ann: Hi Bo!"), ("assistant", "Bo: Hi Ann, all set."))
+    _converse(client, subject.user_id, "chat", ("user", "Ann: Thanks."))
+    said = graphdb.rows("MATCH (c:Conversation)-[:HAS_MESSAGE]->(m:Message {user_id: $u}) "
+                        "RETURN c.session_id AS session, m.speaker AS speaker ORDER BY session, m.seq",
+                        {"u": subject.user_id})
+    assert [(r["session"], r["speaker"]) for r in said] == [
+        ("chat", "Ann"), ("chat", "Bo"), ("chat", "Ann"), ("trip", None), ("trip", None)]

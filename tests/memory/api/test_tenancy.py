@@ -108,3 +108,13 @@ def test_trace_of_another_user_cannot_be_extended_or_completed(two_tenants):
     assert step.status_code == done.status_code == 404
     rows, _ = db.cypher_query("MATCH (t:ReasoningTrace {uid: $u})-[:HAS_STEP]->(s) RETURN count(s)", {"u": bob_trace})
     assert rows[0][0] == 0
+
+
+def test_an_id_no_one_can_have_is_refused_like_a_stranger_in_a_path_and_named_in_a_body(two_tenants):
+    """A NUL byte in a user id (PostgreSQL cannot even be asked about it): in a path it is any unknown id; in a
+    body the field is named."""
+    client = two_tenants["client_a"]
+    in_path = client.get("/api/v1/users/alice%00/facts/")
+    assert in_path.status_code == 403 and in_path.json()["message"] == "This agent has no access to that user's memory."
+    in_body = client.post("/api/v1/context", {"query": "secret", "user_id": "alice\x00"}, format="json")
+    assert in_body.status_code == 400 and "user_id" in in_body.json()["extra"]["fields"]

@@ -1,0 +1,24 @@
+"""The authorization server (django-oauth-toolkit's views, the consent page ours), under the names its
+metadata documents reverse: the well-known documents at the site's root, the endpoints under /oauth/."""
+
+from django.urls import path
+from oauth2_provider import views as oauth
+
+from agents_mcp.views import ConsentView
+
+app_name = "oauth2_provider"
+
+urlpatterns = [
+    path(".well-known/oauth-authorization-server", oauth.OAuthServerMetadataView.as_view(),
+         name="oauth-server-metadata"),
+    path(".well-known/oauth-protected-resource", oauth.OAuthProtectedResourceMetadataView.as_view(),
+         name="oauth-resource-metadata"),
+    path(".well-known/oauth-protected-resource/<path:resource_path>",
+         oauth.OAuthProtectedResourceMetadataView.as_view(), name="oauth-resource-metadata-path"),
+    path("oauth/authorize/", ConsentView.as_view(), name="authorize"),
+    path("oauth/token/", oauth.TokenView.as_view(), name="token"),
+    path("oauth/revoke_token/", oauth.RevokeTokenView.as_view(), name="revoke-token"),
+    path("oauth/register/", oauth.DynamicClientRegistrationView.as_view(), name="dcr-register"),
+    path("oauth/register/<str:client_id>/", oauth.DynamicClientRegistrationManagementView.as_view(),
+         name="dcr-register-management"),
+]

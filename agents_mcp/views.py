@@ -1,0 +1,95 @@
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpResponse, JsonResponse
+from mcp_types import INVALID_REQUEST
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from oauth2_provider.models import get_application_model
+from oauth2_provider.views import AuthorizationView
+from oauth2_provider.www_authenticate import build_bearer_challenge
+from rest_framework.exceptions import AuthenticationFailed
+
+from agents_mcp import selectors, services
+from agents_mcp.forms import ConsentForm
+from agents_mcp.oauth import DEFAULT, OFF_BY_DEFAULT, ACTIONS
+from agents_mcp.server import mcp_respond
+from agents_mcp.tools import Caller
+from memory.api.authentication import AgentTokenAuthentication
+
+# What a client is told to ask for when it has no token: everything but forgetting.
+ASKED = " ".join([*ACTIONS.keys() - set(OFF_BY_DEFAULT), *(s for s in DEFAULT if s not in ACTIONS)])
+
+
+@csrf_exempt
+def mcp_endpoint(request):
+    """Streamable HTTP: one JSON-RPC message per POST, answered in JSON; no server-initiated stream (GET)."""
+    if request.method != "POST":
+        response = HttpResponse(status=405)
+        response["Allow"] = "POST"
+        return response
+    try:
+        found = AgentTokenAuthentication().authenticate(request)
+    except AuthenticationFailed as failure:
+        return _unauthorized(request, str(failure.detail), error="invalid_token")
+    if found is None:
+        return _unauthorized(request, "Connect first: send Authorization: Bearer <token> (the OAuth flow gives one).")
+    token = found[1]
+    request.auth = token  # counted in the agent's usage, as an API call is
+    try:
+        body = request.body
+    except RequestDataTooBig:
+        return JsonResponse({"jsonrpc": "2.0", "id": None, "error": {
+            "code": INVALID_REQUEST, "message": f"The body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 2**20} "
+                                                "MiB; nothing was read."}}, status=413)
+    caller = Caller(authorization=request.META["HTTP_AUTHORIZATION"], scopes=tuple(token.agent.scopes),
+                    user_id=selectors.connection_person(agent=token.agent), host=request.get_host(),
+                    secure=request.is_secure())
+    return mcp_respond(request=request, body=body, caller=caller)
+
+
+def _unauthorized(request, message: str, error: str | None = None) -> JsonResponse:
+    """401 with the challenge that starts an MCP client's authorization flow (RFC 9728)."""
+    response = JsonResponse({"message": message, "extra": {}}, status=401)
+    challenge = {"error": error, "error_description": message} if error else {}
+    response["WWW-Authenticate"] = build_bearer_challenge(request, {**challenge, "scope": ASKED}, resource_metadata_url=(
+        request.build_absolute_uri(reverse("oauth2_provider:oauth-resource-metadata-path",
+                                           kwargs={"resource_path": request.path.lstrip("/")}))))
+    return response
+
+
+class ConsentView(AuthorizationView):
+    """The authorization endpoint's page: the signed-in person sees what the client asks for, in plain words,
+    narrows it, and allows or denies; allowing connects the client as an agent of theirs."""
+
+    template_name = "agents_mcp/consent.html"
+    form_class = ConsentForm
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        return {**context, "title": "Connect a client to your memory",
+                "return_to": urlsplit(context["form"]["redirect_uri"].value() or "").netloc}
+
+    def render_to_response(self, context, **kwargs):
+        """The page's form may send the browser on to the client's registered redirect URI (checked by the
+        authorization server before the page renders), so its policy lets a form go there and nowhere else."""
+        response = super().render_to_response(context, **kwargs)
+        form = context.get("form")
+        target = urlsplit(form["redirect_uri"].value() or "") if form is not None else None
+        if target and target.scheme:
+            response._csp_update = {"form-action": [f"{target.scheme}://{target.netloc}" if target.netloc
+                                                    else f"{target.scheme}:"]}
+        return response
+
+    def form_valid(self, form):
+        if form.cleaned_data.get("allow"):
+            application = get_application_model().objects.get(client_id=form.cleaned_data["client_id"])
+            services.connection_approve(application=application, user=self.request.user, scopes=form.approved())
+            form.cleaned_data["scope"] = " ".join(form.approved())
+        return super().form_valid(form)
+
+    def form_invalid(self, form):
+        self.oauth2_data = {"application": get_application_model().objects.filter(
+            client_id=form.data.get("client_id")).first()}
+        return super().form_invalid(form)
