@@ -80,10 +80,13 @@ def moment_parsed(text: str) -> datetime:
     return datetime.fromisoformat(text.partition("[")[0])
 
 
-def rows(query: str, params: dict | None = None, *, instances: bool = False) -> list[dict]:
+def rows(query: str, params: dict | None = None, *, instances: bool = False, as_stored: bool = False) -> list[dict]:
     """Run a query and return its rows as dicts keyed by the query's column aliases, values made native; with
-    `instances`, nodes and relationships come back as instances of their neomodel classes."""
+    `instances`, nodes and relationships come back as instances of their neomodel classes. With `as_stored` the
+    values stay the driver's own: the worker writes the moments it reads back, to the nanosecond."""
     found, columns = db.cypher_query(query, params or {}, resolve_objects=instances)
+    if as_stored:
+        return [dict(zip(columns, row)) for row in found]
     return [{column: native(value) for column, value in zip(columns, row)} for row in found]
 
 

@@ -245,17 +245,11 @@ def test_the_repeat_check_sees_a_block_written_again_with_another_indent(tmp_pat
 
 # --- one reader of the graph; test helpers in testing modules ------------------------------------------
 
-# Still to move onto portal.graphdb (issue 22, with the split of ingest): its rows carry the driver's own
-# DateTimes, which it writes back, so the move needs its own proof that no stored value changes.
-GRAPHDB_PENDING = ("memory/ingest.py",)
-
-
 def test_only_portal_graphdb_talks_to_neo4j_directly():
     direct = re.compile(r"\bcypher_query\(|\.session\(|\bdriver\.")
     found = [f"{path.relative_to(ROOT)}:{number}" for path in _python_files(tests=False)
              # tools/ runs outside the portal (the NAM fixture writer has a venv and a Neo4j of its own)
              if path.relative_to(ROOT).parts[0] in APPS and path != ROOT / "portal" / "graphdb.py"
-             and path.relative_to(ROOT).as_posix() not in GRAPHDB_PENDING
              for number, line in enumerate(path.read_text().splitlines(), 1) if direct.search(line)]
     assert found == []
 
