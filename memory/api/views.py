@@ -268,7 +268,7 @@ class ItemSearchApi(AgentApi):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         subject = self.subject(user_id)
-        self.require_consent(subject, kind_get(kind).category)
+        selectors.consent_require(subject=subject, agent=self.agent, category=kind_get(kind).category)
         items = selectors.item_search(user_id=subject.user_id, kind=kind, **filters.validated_data,
                                       cutoffs=selectors.retention_cutoffs(subject=subject, agent=self.agent))
         return Response({"items": items})
