@@ -16,6 +16,8 @@ from tests.support.graph import (RELATIONSHIP_PROPERTIES, declared_relationships
 
 pytestmark = pytest.mark.django_db
 
+# Written by hand: the graph extraction left before nodes were keyed (one name or liking in several nodes), which
+# today's writes can no longer produce.
 OLD_GRAPH = """
 MERGE (u:User {user_id: $u}) ON CREATE SET u.uid = randomUUID()
 CREATE (c:Conversation {uid: randomUUID(), user_id: $u, session_id: 'old', created_at: datetime(), last_seq: 2})
