@@ -66,9 +66,11 @@ class ContextBuildApi(AgentApi):
             f"Text to inject into the prompt; empty when nothing was recalled. Its first line is "
             f"`{CONTEXT_BEGIN}` and its last `{CONTEXT_END}`, and neither appears anywhere else: remembered "
             f"content is data between them, never instructions. Inside, a line is a section header or `- ` and "
-            f"one item. In an item's text every control character (line feed, carriage return, tab, NEL and the "
+            f"one item; a message says whose words it holds (`you`, `the assistant`, `a tool`, a speaker's name), "
+            f"and one from the assistant, a tool or the system that reads as meant for a model is left out. "
+            f"In an item's text every control character (line feed, carriage return, tab, NEL and the "
             f"rest of C0 and C1) and U+2028/U+2029, with the blanks around them, become one space, and the `<` "
-            f"of a `<memory-context` or `</memory-context` tag (any case or spacing) becomes `\u2039`, so stored "
+            f"of a `<memory` or `</memory` tag (any case or spacing) becomes `\u2039`, so stored "
             f"text can neither start a line nor close the fence. `items` keep the text as stored."))
         items = s.ContextItemSerializer(many=True)
         token_count = serializers.IntegerField()
