@@ -132,17 +132,7 @@ class Command(BaseCommand):
         call_command("install_labels", verbosity=0, stdout=self.stderr)
 
         self.retries = defaultdict(int)
-        run = uuid.uuid4().hex[:8]
-        agent = Agent.objects.create(agent_id=f"bench-conv-{run}", name="bench_conversations", scopes=list(SCOPES),
-                                     rate_limit_per_minute=10_000_000)
-        _, token = services.agent_token_issue(agent=agent)
-        people = {}
-        for conversation in conversations:
-            user = get_user_model().objects.create_user(username=f"bench-{run}-{conversation['id']}",
-                                                        email=f"bench-{run}-{conversation['id']}@bench.invalid")
-            subject = services.subject_get_or_create(user=user)
-            services.grant_create(subject=subject, agent=agent)
-            people[conversation["id"]] = subject
+        agent, token, people = _people(conversations)
         try:
             with self._stack(options) as base:
                 replay = self._replay(base, token, conversations, people, options)
@@ -428,6 +418,22 @@ def percentile(ordered: list[float], p: int) -> float:
     if len(ordered) < 2:
         return ordered[0] if ordered else 0.0
     return statistics.quantiles(ordered, n=100, method="inclusive")[p - 1]
+
+
+def _people(conversations: list[dict]) -> tuple[Agent, str, dict]:
+    """Return an agent of the run with its token, and a person per conversation who granted it access."""
+    run = uuid.uuid4().hex[:8]
+    agent = Agent.objects.create(agent_id=f"bench-conv-{run}", name="bench_conversations", scopes=list(SCOPES),
+                                 rate_limit_per_minute=10_000_000)
+    _, token = services.agent_token_issue(agent=agent)
+    people = {}
+    for conversation in conversations:
+        user = get_user_model().objects.create_user(username=f"bench-{run}-{conversation['id']}",
+                                                    email=f"bench-{run}-{conversation['id']}@bench.invalid")
+        subject = services.subject_get_or_create(user=user)
+        services.grant_create(subject=subject, agent=agent)
+        people[conversation["id"]] = subject
+    return agent, token, people
 
 
 def memory_hygiene(*, user_ids: list[str], turns: int) -> dict:
