@@ -1,6 +1,6 @@
-"""gunicorn's settings for `gunicorn portal.wsgi`, read from the working directory (the repository root)."""
+"""gunicorn's settings for `gunicorn wiring.wsgi`, read from the working directory (the repository root)."""
 
-from portal.server import errors_as_json
+from wiring.server import errors_as_json
 
 # A URL past limit_request_line or a header gunicorn refuses gets the API's JSON error, not gunicorn's HTML.
 errors_as_json()

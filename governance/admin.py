@@ -13,10 +13,12 @@ from governance.models import ErasureJob, ErasureScope, JobStatus
 from memory.models import CATEGORIES, RetentionPolicy
 from memory.selectors import subject_find
 from memory.wording import category_label
+from portal.admin_pages import AdminPage
 from portal.audit import audit_record
 from portal.exceptions import ApplicationError
 
 ERASE = "review.erase_subjects"
+admin.site.section_page_add("review", AdminPage("Staff erasure", "governance_erasure_request", (ERASE,)))
 
 
 class ErasureRequestForm(forms.Form):

@@ -12,30 +12,32 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import neo4j
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import Count, Max
 from django.db.models.functions import Cast
-from neomodel import db
 
 from governance import cypher
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
-from memory.adoption import person_names
 from memory.kinds import KINDS, category_labels, kind_get
 from memory.models import (CATEGORIES, Agent, ConsentRecord, Grant, MemoryAccess, MemoryAccessItem, RetentionChoice,
                            RetentionPolicy, Subject)
-from memory.selectors import consented_categories, item_texts, person_cutoffs, retention_cutoffs, retention_days
-from memory.wording import fact_sentence, predicate_words, status_label, words
+from memory import selectors as memory_selectors
+from memory.selectors import consented_categories, item_texts, retention_cutoffs, retention_days
+from memory.graph import RelatedTo, SameAs
+from memory.wording import fact_text, predicate_words, status_label, words
 from portal.exceptions import NotFound
+from portal import graphdb
 from portal.graphdb import rows, scalar
 from portal.outbox import WorkCount, WorkItem, work_keys
 from portal.models import user_id_digest
 from portal.redis_clients import app_redis, broker_redis
 
 BROKER_QUEUE_TYPES = (b"list", "list")
+# How much of a message the entity graph shows on its node.
+MESSAGE_LABEL_CHARS = 80
 WORD = re.compile(r"\w+")
 # A text's fingerprints are its runs of RUN_WORDS words (the whole text when shorter); runs shorter
 # than RUN_CHARS characters ("thank you", "in the morning") are said by everyone and tell no one apart.
@@ -81,58 +83,35 @@ def export_label_counts(*, user_id: str) -> dict[str, int]:
     return {label: n for label, n in counts.items() if n}
 
 
-def conversation_list(*, user_id: str, limit: int = 50) -> list[dict]:
-    return rows(cypher.CONVERSATIONS_RECENT, {"user_id": user_id, "limit": limit,
-                                              "cutoffs": person_cutoffs(user_id=user_id)})
-
-
-def conversation_get(*, user_id: str, uid: str) -> dict:
-    """Return a conversation with its messages within retention."""
-    found = rows(cypher.CONVERSATION_MESSAGES, {"user_id": user_id, "uid": uid,
-                                                "cutoffs": person_cutoffs(user_id=user_id)})
-    if not found:
-        raise NotFound("No conversation with that id.")
-    conversation = found[0]
-    return {**conversation, "messages": [m for m in conversation["messages"] if m["uid"]]}
-
-
 def entity_neighbourhood(*, user_id: str, uid: str, limit: int = 25) -> dict:
-    """Return an entity with related entities, facts about it and messages mentioning it, as graph elements."""
-    found = rows(cypher.ENTITY_NEIGHBOURHOOD, {"user_id": user_id, "uid": uid, "limit": limit,
-                                               "cutoffs": person_cutoffs(user_id=user_id)})
-    if not found:
-        raise NotFound("No entity with that id.")
-    row = found[0]
-    uid, name, kind = row["uid"], row["name"], row["type"]
-    entities = [{**e, "label": _relation_words(e)} for e in row["entities"] if e["uid"]]
-    facts = [{**f, "text": fact_sentence(**f)} for f in row["facts"] if f["uid"]]
-    messages = [m for m in row["messages"] if m["uid"]]
-    nodes = [{"data": {"id": uid, "label": name, "kind": "entity", "center": True}}]
+    """Return an entity with those it is related to (each with its link in `words`), the facts about it (each with
+    its `text`) and the messages that mention it, and all of them as graph elements."""
+    row = memory_selectors.entity_neighbourhood(user_id=user_id, uid=uid, limit=limit)
+    entity = row["entity"]
+    related = [{**r, "words": _relation_words(r["link"])} for r in row["related"]]
+    facts = [{"fact": f, "text": fact_text(f)} for f in row["facts"]]
+    nodes = [{"data": {"id": entity.uid, "label": entity.name, "kind": "entity", "center": True}}]
     edges = []
-    for e in entities:
-        nodes.append({"data": {"id": e["uid"], "label": e["name"], "kind": "entity"}})
-        source, target = (uid, e["uid"]) if e["outgoing"] else (e["uid"], uid)
-        edges.append({"data": {"source": source, "target": target, "label": e["label"]}})
+    for r in related:
+        nodes.append({"data": {"id": r["entity"].uid, "label": r["entity"].name, "kind": "entity"}})
+        source, target = (entity.uid, r["entity"].uid) if r["outgoing"] else (r["entity"].uid, entity.uid)
+        edges.append({"data": {"source": source, "target": target, "label": r["words"]}})
     for f in facts:
-        nodes.append({"data": {"id": f["uid"], "label": f["text"], "kind": "fact"}})
-        edges.append({"data": {"source": f["uid"], "target": uid, "label": "about"}})
-    for m in messages:
-        nodes.append({"data": {"id": m["uid"], "label": m["text"], "kind": "message"}})
-        edges.append({"data": {"source": m["uid"], "target": uid, "label": "mentions"}})
+        nodes.append({"data": {"id": f["fact"].uid, "label": f["text"], "kind": "fact"}})
+        edges.append({"data": {"source": f["fact"].uid, "target": entity.uid, "label": "about"}})
+    for m in row["messages"]:
+        nodes.append({"data": {"id": m.uid, "label": m.content[:MESSAGE_LABEL_CHARS], "kind": "message"}})
+        edges.append({"data": {"source": m.uid, "target": entity.uid, "label": "mentions"}})
     unique = list({n["data"]["id"]: n for n in nodes}.values())
-    return {"uid": uid, "name": name, "type": kind, "entities": entities, "facts": facts, "messages": messages,
+    return {"entity": entity, "related": related, "facts": facts, "messages": row["messages"],
             "elements": unique + edges}
 
 
-def _relation_words(entity: dict) -> str:
-    """Return a related entity's link in words: "works at" (read from the side it starts at), "same as"."""
-    if entity["rel"] == "SAME_AS":
-        return f"same as ({status_label(entity['label'])})" if entity["label"] else "same as"
-    return predicate_words(entity["label"] or "RELATED_TO")
-
-
-def trace_steps(*, user_id: str, uid: str) -> list[dict]:
-    return rows(cypher.TRACE_STEPS, {"user_id": user_id, "uid": uid})
+def _relation_words(link: RelatedTo | SameAs) -> str:
+    """Return a link between entities in words: "works at" (read from the side it starts at), "same as"."""
+    if isinstance(link, SameAs):
+        return f"same as ({status_label(link.status)})" if link.status else "same as"
+    return predicate_words(link.type or "RELATED_TO")
 
 
 def agent_names(*, agent_ids: set[str]) -> dict[str, str]:
@@ -251,7 +230,7 @@ def export_path(*, job: ExportJob) -> Path:
 def subject_work_keys(*, subject: Subject) -> list[str]:
     """Return the names of the keys the outbox may hold in the app's Redis for the subject's work (each
     message's extraction, each export), which name ids, not the subject: take them before erasing."""
-    messages = [row["uid"] for row in rows(cypher.MESSAGE_UIDS, {"user_id": subject.user_id})]
+    messages = memory_selectors.message_uids(user_id=subject.user_id)
     exports = [str(pk) for pk in ExportJob.objects.filter(subject=subject).values_list("pk", flat=True)]
     return work_keys(kind="extractions", keys=messages) + work_keys(kind="exports", keys=exports)
 
@@ -384,10 +363,9 @@ def content_fingerprints(*, user_id: str, labels: list[str]) -> Fingerprints:
     if "Entity" in labels:
         names = {" ".join(words) for row in rows(cypher.ENTITY_NAMES, {"user_id": user_id})
                  if len(words := _words(row["name"])) >= NAME_WORDS}
-    ids = {user_id}
-    for row in rows(cypher.NAM_REFERENCES, {"user_id": user_id}):
-        ids |= {row["identifier"], row["nam_id"]} - {None}
-        names |= {" ".join(_words(name)) for name in person_names(row["attributes"])}
+    nam = memory_selectors.nam_references(user_id=user_id)
+    ids = {user_id} | nam["ids"]
+    names |= {" ".join(_words(name)) for name in nam["names"]}
     return Fingerprints(user_id=user_id, runs=frozenset(run for text in texts for run in text_fingerprints(text)),
                         names=frozenset(names), ids=frozenset(" ".join(_words(i)) for i in ids if _words(i)))
 
@@ -407,14 +385,6 @@ def _matches(text: str, fingerprints: Fingerprints, lengths: list[int], starts: 
     return found
 
 
-def _graph_stream(query: str, params: dict) -> Iterator[neo4j.Record]:
-    """Yield a read query's records as the server sends them, so a whole graph never sits in memory."""
-    if db.driver is None:
-        db.cypher_query("RETURN 1")
-    with db.driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
-        yield from session.run(query, params)
-
-
 def content_residue(*, fingerprints: Fingerprints) -> dict:
     """Look for the subject's fingerprints in every property of every node left that is not theirs.
 
@@ -425,7 +395,7 @@ def content_residue(*, fingerprints: Fingerprints) -> dict:
     """
     lengths, starts = fingerprints.run_lengths, fingerprints.run_starts
     candidates, shared = [], set()
-    for record in _graph_stream(cypher.RESIDUE_TEXTS, {"user_id": fingerprints.user_id}):
+    for record in graphdb.stream(cypher.RESIDUE_TEXTS, {"user_id": fingerprints.user_id}):
         for key, value in record["texts"]:
             for text in value if isinstance(value, list) else [value]:
                 found = _matches(text, fingerprints, lengths, starts)
@@ -469,8 +439,7 @@ def retention_expired(*, subject: Subject, at: datetime | None = None) -> dict[s
     cutoffs = retention_cutoffs(subject=subject, agent=None, at=at)
     if not any(cutoffs.values()):
         return {kind.name: 0 for kind in KINDS}
-    return {kind.name: scalar(cypher.EXPIRED_COUNTS[kind.label], {"user_id": subject.user_id, "cutoffs": cutoffs})
-            for kind in KINDS}
+    return memory_selectors.expired_counts(user_id=subject.user_id, cutoffs=cutoffs)
 
 
 def retention_subjects():
@@ -497,7 +466,7 @@ def retention_overview(*, subject: Subject) -> list[dict]:
 
 def kind_retention_days(*, subject: Subject, kind: str) -> int | None:
     """Return how many days the subject's items of a kind are kept (None: forever): what is derived from
-    messages is kept no longer than the messages are (memory.cypher.retention_cutoff)."""
+    messages is kept no longer than the messages are (memory.cypher.clauses.retention_cutoff)."""
     days = retention_days(subject=subject, agent=None)
     category = kind_get(kind).category
     if category != "long_term":
@@ -543,8 +512,7 @@ def access_page(*, subject: Subject, accesses: list[MemoryAccess]) -> list[dict]
     served and the items it gave, grouped by kind in the registry's order (what is not memory last)."""
     items = items_read(subject=subject, accesses=accesses)
     sessions = {access.session_id for access in accesses if access.session_id}
-    conversations = {row["session_id"]: row for row in rows(cypher.CONVERSATIONS_OF_SESSIONS, {
-        "user_id": subject.user_id, "sessions": sorted(sessions)})} if sessions else {}
+    conversations = memory_selectors.conversations_of_sessions(user_id=subject.user_id, sessions=sessions)
     titles = {kind.name: kind.title for kind in KINDS}
     page = []
     for access in accesses:
@@ -560,6 +528,7 @@ def access_page(*, subject: Subject, accesses: list[MemoryAccess]) -> list[dict]
 def turn_contexts(*, subject: Subject, session_id: str) -> dict[int, list[dict]]:
     """Return, per turn (the seq of its first message) of one of the subject's sessions, the contexts that
     served it: agent, time and the items given, each with the kind its page is under (None: not memory)."""
+
     accesses = list(MemoryAccess.objects.filter(subject=subject, session_id=session_id, turn_seq__isnull=False)
                     .select_related("agent").prefetch_related("item_rows").order_by("created_at", "pk"))
     items = items_read(subject=subject, accesses=accesses)

@@ -5,21 +5,18 @@ import json
 import os
 import shutil
 import zipfile
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from governance import cypher, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
-from memory import ingest
-from memory.adoption import nam_adopt_since
-from memory.kinds import ENTITIES, ERASE_ORDER, FACTS, KINDS, MESSAGES, PREFERENCES, TRACES, category_labels
+from memory import services as memory_services
+from memory.kinds import ERASE_ORDER, KINDS, category_labels
 from memory.models import (CATEGORIES, ConsentRecord, Correction, Grant, MemoryAccess, RetentionChoice,
                            RetentionPolicy, Subject)
 from memory.selectors import retention_cutoffs
@@ -31,7 +28,6 @@ from portal.models import AuditEvent, user_id_digest
 from portal.outbox import work_enqueue
 from portal.redis_clients import app_redis, broker_redis
 
-ERASE_BATCH = 5000
 EXPORT_PAGE = 1000
 # Passes of erase-then-scan before an erasure gives up: a write that raced the first pass (an
 # extraction already running) is caught by the next.
@@ -87,43 +83,9 @@ def export_build(*, job_id: int) -> ExportJob:
     generated_at = timezone.now()
     with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("README.md", _export_readme())
-        done = 0
-        for label in counts:
-            with _json_array(archive, f"nodes/{label}.json") as write:
-                for page in _pages(cypher.node_page(label), user_id=user_id, label=label):
-                    for row in page:
-                        write({"uid": row["key"], "labels": row["labels"], "properties": dict(row["properties"])})
-                    done += len(page)
-                    ExportJob.objects.filter(pk=job.pk).update(items_done=done)
-        relationships = 0
-        with _json_array(archive, "relationships.json") as write:
-            for label in counts:
-                for page in _pages(cypher.relationship_page(label), user_id=user_id, label=label):
-                    for row in page:
-                        if row["type"] is not None:
-                            write({"type": row["type"], "from": row["key"], "from_label": label, "to": row["target"],
-                                   "to_labels": row["target_labels"], "properties": row["properties"]})
-                            relationships += 1
-        with _json_array(archive, "consent.json") as write:
-            for record in ConsentRecord.objects.filter(subject=subject).select_related("agent").order_by("pk"):
-                write({"category": record.category, "agent": record.agent.agent_id if record.agent else None,
-                       "granted": record.granted, "policy_version": record.policy_version,
-                       "actor": "you" if record.actor_id == subject.account_id else (
-                           "someone else" if record.actor_id else None),
-                       "created_at": record.created_at})
-        with _json_array(archive, "access_log.json") as write:
-            for access in MemoryAccess.objects.filter(subject=subject).select_related("agent").order_by("pk").iterator():
-                write({"agent": access.agent.agent_id if access.agent else None, "session_id": access.session_id,
-                       "items": access.items, "created_at": access.created_at})
-        with _json_array(archive, "corrections.json") as write:
-            for correction in Correction.objects.filter(subject=subject).select_related("agent").order_by("pk"):
-                write({"id": str(correction.public_id), "kind": correction.kind, "target_uid": correction.target_uid,
-                       "version_uid": correction.version_uid, "status": correction.status,
-                       "previous": correction.previous, "value": correction.value, "reason": correction.reason,
-                       "corrected_by": correction.corrected_by,
-                       "agent": correction.agent.agent_id if correction.agent else None,
-                       "created_at": correction.created_at, "decided_at": correction.decided_at,
-                       "undone_at": correction.undone_at})
+        _nodes_write(archive, job=job, counts=counts)
+        relationships = _relationships_write(archive, user_id=user_id, labels=list(counts))
+        _records_write(archive, subject=subject)
         archive.writestr("manifest.json", json.dumps({
             "user_id": user_id, "export_id": str(job.public_id), "generated_at": generated_at.isoformat(),
             "nodes": counts, "relationships": relationships, "embedder": settings.EMBEDDER,
@@ -136,6 +98,56 @@ def export_build(*, job_id: int) -> ExportJob:
     job.expires_at = job.finished_at + timedelta(hours=settings.EXPORT_TTL_HOURS)
     job.save()
     return job
+
+
+def _nodes_write(archive: zipfile.ZipFile, *, job: ExportJob, counts: dict[str, int]) -> None:
+    """Write each label's nodes as nodes/<label>.json, a page at a time, counting the job's progress."""
+    done = 0
+    for label in counts:
+        with _json_array(archive, f"nodes/{label}.json") as write:
+            for page in _pages(cypher.node_page(label), user_id=job.subject.user_id, label=label):
+                for row in page:
+                    write({"uid": row["key"], "labels": row["labels"], "properties": dict(row["properties"])})
+                done += len(page)
+                ExportJob.objects.filter(pk=job.pk).update(items_done=done)
+
+
+def _relationships_write(archive: zipfile.ZipFile, *, user_id: str, labels: list[str]) -> int:
+    """Write the outgoing relationships of the subject's nodes as relationships.json; return how many."""
+    relationships = 0
+    with _json_array(archive, "relationships.json") as write:
+        for label in labels:
+            for page in _pages(cypher.relationship_page(label), user_id=user_id, label=label):
+                for row in page:
+                    if row["type"] is not None:
+                        write({"type": row["type"], "from": row["key"], "from_label": label, "to": row["target"],
+                               "to_labels": row["target_labels"], "properties": row["properties"]})
+                        relationships += 1
+    return relationships
+
+
+def _records_write(archive: zipfile.ZipFile, *, subject: Subject) -> None:
+    """Write the subject's consent ledger, access log and corrections."""
+    with _json_array(archive, "consent.json") as write:
+        for record in ConsentRecord.objects.filter(subject=subject).select_related("agent").order_by("pk"):
+            write({"category": record.category, "agent": record.agent.agent_id if record.agent else None,
+                   "granted": record.granted, "policy_version": record.policy_version,
+                   "actor": "you" if record.actor_id == subject.account_id else (
+                       "someone else" if record.actor_id else None),
+                   "created_at": record.created_at})
+    with _json_array(archive, "access_log.json") as write:
+        for access in MemoryAccess.objects.filter(subject=subject).select_related("agent").order_by("pk").iterator():
+            write({"agent": access.agent.agent_id if access.agent else None, "session_id": access.session_id,
+                   "items": access.items, "created_at": access.created_at})
+    with _json_array(archive, "corrections.json") as write:
+        for correction in Correction.objects.filter(subject=subject).select_related("agent").order_by("pk"):
+            write({"id": str(correction.public_id), "kind": correction.kind, "target_uid": correction.target_uid,
+                   "version_uid": correction.version_uid, "status": correction.status,
+                   "previous": correction.previous, "value": correction.value, "reason": correction.reason,
+                   "corrected_by": correction.corrected_by,
+                   "agent": correction.agent.agent_id if correction.agent else None,
+                   "created_at": correction.created_at, "decided_at": correction.decided_at,
+                   "undone_at": correction.undone_at})
 
 
 def _export_readme() -> str:
@@ -244,7 +256,7 @@ def subject_erase(*, job_id: int) -> ErasureJob:
     job.status, job.started_at = JobStatus.RUNNING, timezone.now()
     job.save(update_fields=["status", "started_at"])
     # What an agent still on neo4j-agent-memory wrote for the person since adoption becomes theirs, so it goes too.
-    nam_adopt_since(user_id=user_id)
+    memory_services.nam_adopt_since(user_id=user_id)
     # Taken before anything goes: afterwards the scan looks for this content itself, wherever it was copied.
     fingerprints = selectors.content_fingerprints(
         user_id=user_id, labels=list(category_labels(job.category)) if job.scope == ErasureScope.CATEGORY
@@ -253,6 +265,31 @@ def subject_erase(*, job_id: int) -> ErasureJob:
     work = (selectors.subject_work_keys(subject=subject)
             if job.scope != ErasureScope.CATEGORY or job.category == "history" else [])
 
+    deleted, residue = _erase_passes(job=job, work=work)
+    content = selectors.content_residue(fingerprints=fingerprints)
+    kept = {"content_shared_with_others": content["shared_with_others"]} if content["shared_with_others"] else {}
+    consent_rows = ConsentRecord.objects.filter(subject=subject).count()
+    if job.scope == ErasureScope.ACCOUNT:
+        deleted["database_rows"] += consent_rows + Grant.objects.filter(subject=subject).count()
+        with transaction.atomic():
+            ErasureJob.objects.filter(pk=job.pk).update(subject=None)
+            # The trail keeps what the person did, not who they were.
+            AuditEvent.objects.filter(actor=subject.account).update(actor=None, actor_label="erased account")
+            subject.account.delete()
+        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=job.scope, work=work)
+    else:
+        kept["consent_records"] = consent_rows
+        Grant.objects.filter(pk__in=job.paused_grants).update(paused_at=None)
+    residue["content"] = len(content["hits"])
+    _erasure_finish(job=job, user_id=user_id, deleted=deleted, residue=residue, kept=kept, hits=content["hits"])
+    return job
+
+
+def _erase_passes(*, job: ErasureJob, work: list[str]) -> tuple[dict[str, int], dict[str, int]]:
+    """Erase what the job asks for from every store, then scan for residue, until none is left or ERASE_PASSES
+    have run; return what was deleted from each store and what the last scan found."""
+    subject = job.subject
+    user_id = subject.user_id
     deleted = {"neo4j_nodes": 0, "redis_keys": 0, "broker_messages": 0, "export_files": 0, "database_rows": 0}
     for _ in range(ERASE_PASSES):
         if job.scope == ErasureScope.CATEGORY:
@@ -270,38 +307,26 @@ def subject_erase(*, job_id: int) -> ErasureJob:
         ErasureJob.objects.filter(pk=job.pk).update(nodes_deleted=deleted["neo4j_nodes"])
         # The account itself goes only once its memory is gone.
         scope = ErasureScope.ALL if job.scope == ErasureScope.ACCOUNT else job.scope
-        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=scope, category=job.category,
+        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject.pk, scope=scope, category=job.category,
                                          work=work)
         if not sum(residue.values()):
             break
+    return deleted, residue
 
-    content = selectors.content_residue(fingerprints=fingerprints)
-    kept = {"content_shared_with_others": content["shared_with_others"]} if content["shared_with_others"] else {}
-    consent_rows = ConsentRecord.objects.filter(subject=subject).count()
-    if job.scope == ErasureScope.ACCOUNT:
-        deleted["database_rows"] += consent_rows + Grant.objects.filter(subject=subject).count()
-        with transaction.atomic():
-            ErasureJob.objects.filter(pk=job.pk).update(subject=None)
-            # The trail keeps what the person did, not who they were.
-            AuditEvent.objects.filter(actor=subject.account).update(actor=None, actor_label="erased account")
-            subject.account.delete()
-        residue = selectors.residue_scan(user_id=user_id, subject_pk=subject_pk, scope=job.scope, work=work)
-    else:
-        kept["consent_records"] = consent_rows
-        Grant.objects.filter(pk__in=job.paused_grants).update(paused_at=None)
 
-    residue["content"] = len(content["hits"])
-    with transaction.atomic():
-        ErasureTombstone.objects.create(job=job, user_id_digest=job.user_id_digest, scope=job.scope,
-                                        category=job.category, deleted=deleted, residue=residue, kept=kept,
-                                        residue_hits=content["hits"])
-        job.status = JobStatus.DONE if not sum(residue.values()) else JobStatus.FAILED
-        job.error = "" if job.status == JobStatus.DONE else _residue_error(residue)
-        job.nodes_deleted, job.finished_at = deleted["neo4j_nodes"], timezone.now()
-        job.save(update_fields=["status", "error", "nodes_deleted", "finished_at"])
-        audit_record(actor="erasure worker", action="erasure.done", user_id=user_id, target_type="erasure",
-                     target_id=job.public_id, after={"status": job.status, "deleted": deleted, "residue": residue})
-    return job
+@transaction.atomic
+def _erasure_finish(*, job: ErasureJob, user_id: str, deleted: dict, residue: dict, kept: dict,
+                    hits: list[dict]) -> None:
+    """Leave the erasure's content-free tombstone and mark the job done, or failed saying what is left."""
+    ErasureTombstone.objects.create(job=job, user_id_digest=job.user_id_digest, scope=job.scope,
+                                    category=job.category, deleted=deleted, residue=residue, kept=kept,
+                                    residue_hits=hits)
+    job.status = JobStatus.DONE if not sum(residue.values()) else JobStatus.FAILED
+    job.error = "" if job.status == JobStatus.DONE else _residue_error(residue)
+    job.nodes_deleted, job.finished_at = deleted["neo4j_nodes"], timezone.now()
+    job.save(update_fields=["status", "error", "nodes_deleted", "finished_at"])
+    audit_record(actor="erasure worker", action="erasure.done", user_id=user_id, target_type="erasure",
+                 target_id=job.public_id, after={"status": job.status, "deleted": deleted, "residue": residue})
 
 
 def _residue_error(residue: dict[str, int]) -> str:
@@ -340,26 +365,16 @@ def erasure_fail(*, job_id: int, error: str) -> None:
     ErasureJob.objects.filter(pk=job_id).update(status=JobStatus.FAILED, error=error[:255], finished_at=timezone.now())
 
 
-def _delete_in_batches(query: str, params: dict) -> int:
-    total = 0
-    while True:
-        n = scalar(query, {**params, "batch": ERASE_BATCH})
-        total += n
-        if n < ERASE_BATCH:
-            return total
-
-
 def _graph_erase(*, user_id: str) -> int:
     """Delete every node carrying the subject's id, under any label, with its relationships."""
     labels = list(ERASE_ORDER) + [label for label in selectors.graph_labels() if label not in ERASE_ORDER]
-    return sum(_delete_in_batches(cypher.batch_delete(label), {"user_id": user_id}) for label in labels)
+    return memory_services.labels_erase(user_id=user_id, labels=labels)
 
 
 def _category_erase(*, user_id: str, category: str) -> int:
-    total = sum(_delete_in_batches(cypher.batch_delete(label), {"user_id": user_id})
-                for label in category_labels(category))
+    total = memory_services.labels_erase(user_id=user_id, labels=list(category_labels(category)))
     if category == "history":
-        total += _delete_in_batches(cypher.EMPTY_CONVERSATIONS_DELETE, {"user_id": user_id})
+        total += memory_services.conversations_empty_erase(user_id=user_id)
     return total
 
 
@@ -396,8 +411,6 @@ def _exports_erase(*, subject: Subject) -> tuple[int, int]:
 
 # --- retention --------------------------------------------------------------------------------
 
-RETENTION_BATCH = 2000
-
 
 @transaction.atomic
 def retention_choose(*, subject: Subject, category: str, days: int | None, actor: Actor = None) -> None:
@@ -423,25 +436,15 @@ def retention_apply(*, subject: Subject, at: datetime | None = None, actor: Acto
     """Delete what is past the subject's retention, as erasure deletes (batched, what was derived only from
     expired messages with them, what newer messages support kept and settled again), then check that nothing
     expired is left; return the nodes deleted per kind and the residue. Exports made before go too."""
+
     cutoffs = retention_cutoffs(subject=subject, agent=None, at=at)
     if not any(cutoffs.values()) or selectors.subject_is_erased(user_id=subject.user_id):
         return {}
     started = timezone.now()
-    params = {"user_id": subject.user_id, "cutoffs": cutoffs, "batch": RETENTION_BATCH}
     deleted = dict.fromkeys((kind.name for kind in KINDS), 0)
     for _ in range(ERASE_PASSES):
-        for kind in (FACTS, PREFERENCES, ENTITIES):
-            for batch in _expired_batches(cypher.EXPIRED_DERIVED_DELETE[kind.label], params, counted="deleted"):
-                deleted[kind.name] += batch["deleted"]
-                _expired_settle(subject=subject, batch=batch)
-        for batch in _expired_batches(cypher.EXPIRED_MESSAGES_DELETE, params, counted="messages"):
-            for kind in (MESSAGES, FACTS, PREFERENCES, ENTITIES):
-                deleted[kind.name] += batch[kind.name]
-            _expired_settle(subject=subject, batch=batch)
-        for batch in _expired_batches(cypher.EXPIRED_TRACES_DELETE, params, counted="traces"):
-            deleted[TRACES.name] += batch["deleted"]
-        if deleted[MESSAGES.name] or deleted[TRACES.name]:
-            _delete_in_batches(cypher.EMPTY_CONVERSATIONS_DELETE, {"user_id": subject.user_id})
+        for kind, count in memory_services.expired_forget(user_id=subject.user_id, cutoffs=cutoffs).items():
+            deleted[kind] += count
         residue = selectors.retention_expired(subject=subject, at=at)
         if not sum(residue.values()):
             break
@@ -457,23 +460,3 @@ def retention_apply(*, subject: Subject, at: datetime | None = None, actor: Acto
                                                                     for c, t in cutoffs.items()}},
                      after={"deleted": deleted, "exports_expired": exports, "residue": residue})
     return {"deleted": deleted, "exports_expired": exports, "residue": residue}
-
-
-def _expired_batches(query: str, params: dict, *, counted: str) -> Iterator[dict]:
-    """Run one batched retention delete until a batch comes back short (its `counted` below a batch); yield
-    each batch's row."""
-    while True:
-        batch = rows(query, params)[0]
-        yield batch
-        if batch[counted] < RETENTION_BATCH:
-            return
-
-
-def _expired_settle(*, subject: Subject, batch: dict) -> None:
-    """Settle again which fact or preference is current in the groups a batch took statements from, and delete
-    the correction rows of the items it deleted (they hold the values, before and after)."""
-    for group in batch["groups"]:
-        ingest.group_settle(user_id=subject.user_id, group=ingest.StatementGroup(**group))
-    if batch["uids"]:
-        Correction.objects.filter(subject=subject).filter(
-            Q(target_uid__in=batch["uids"]) | Q(version_uid__in=batch["uids"])).delete()

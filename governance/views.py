@@ -16,8 +16,9 @@ from memory import services as memory_services
 from memory.forms import CorrectionForm
 from memory.kinds import ENTITIES, KINDS, TRACES, kind_get
 from memory.models import CATEGORIES
+from memory.views import correction_decide
 from memory.wording import CATEGORY_HELP, CATEGORY_LABELS, category_label, provenance
-from portal.exceptions import ApplicationError, NotFound
+from portal.exceptions import ApplicationError, found
 
 KIND_TITLES = {kind.name: kind.title for kind in KINDS}
 # A search of one's memory reads this much of what was typed, as the search box allows.
@@ -34,14 +35,6 @@ SECTIONS = (("governance:overview", {}, "My memory"), ("governance:consent", {},
 
 def _subject(request):
     return memory_services.subject_get_or_create(user=request.user)
-
-
-def _found(read, **kwargs):
-    """Call a selector and turn its NotFound into a 404 page, the same for missing and for someone else's."""
-    try:
-        return read(**kwargs)
-    except NotFound as exc:
-        raise Http404(exc.message)
 
 
 def _page(request, template: str, title: str, **context):
@@ -61,7 +54,7 @@ def overview(request):
         for consented in [memory_selectors.consented_categories(subject=subject, agent=grant.agent)]
         for category in CATEGORIES if category not in consented
     ]
-    conversations = selectors.conversation_list(user_id=subject.user_id, limit=5)
+    conversations = memory_selectors.conversation_list(user_id=subject.user_id, limit=5)
     return _page(
         request, "governance/overview.html", "My memory",
         counts=_counts(subject),
@@ -142,7 +135,7 @@ def agent_list(request):
 @login_required
 @require_POST
 def agent_pause(request, agent_id):
-    grant = _found(selectors.grant_get, subject=_subject(request), agent_id=agent_id)
+    grant = found(selectors.grant_get, subject=_subject(request), agent_id=agent_id)
     if request.POST.get("action") == "resume":
         services.grant_resume(grant=grant, actor=request.user)
         messages.success(request, f"{grant.agent.name} is resumed: it can use your memory again.")
@@ -156,7 +149,7 @@ def agent_pause(request, agent_id):
 @require_http_methods(["GET", "POST"])
 def agent_revoke(request, agent_id):
     subject = _subject(request)
-    grant = _found(selectors.grant_get, subject=subject, agent_id=agent_id)
+    grant = found(selectors.grant_get, subject=subject, agent_id=agent_id)
     if request.method == "POST":
         memory_services.grant_revoke(subject=subject, agent=grant.agent, actor=request.user)
         messages.success(request, f"{grant.agent.name} no longer has access to your memory.")
@@ -169,14 +162,14 @@ def agent_revoke(request, agent_id):
 def conversation_list(request):
     subject = _subject(request)
     return _page(request, "governance/conversation_list.html", "Conversations",
-                 conversations=_named_agents(selectors.conversation_list(user_id=subject.user_id, limit=200)))
+                 conversations=_named_agents(memory_selectors.conversation_list(user_id=subject.user_id, limit=200)))
 
 
 @login_required
 @require_GET
 def conversation_detail(request, uid):
     subject = _subject(request)
-    conversation = _found(selectors.conversation_get, user_id=subject.user_id, uid=uid)
+    conversation = found(memory_selectors.conversation_get, user_id=subject.user_id, uid=uid)
     turns = selectors.turn_contexts(subject=subject, session_id=conversation["session_id"])
     conversation["messages"] = [{**m, "contexts": turns.get(m["seq"], [])} for m in conversation["messages"]]
     # A context served the turn whose first message takes its seq; until that message is stored it is pending.
@@ -209,13 +202,13 @@ def item_list(request, kind):
 def item_detail(request, kind, uid):
     subject = _subject(request)
     user_id = subject.user_id
-    item = _found(memory_selectors.item_get, user_id=user_id, kind=kind, uid=uid)
+    item = found(memory_selectors.item_get, user_id=user_id, kind=kind, uid=uid)
     [item] = selectors.kept_until(subject=subject, kind=kind, items=[item])
     extra = {"uses": selectors.item_uses(subject=subject, uid=uid)}
     if kind == ENTITIES.name:
         extra["neighbourhood"] = selectors.entity_neighbourhood(user_id=user_id, uid=uid)
     elif kind == TRACES.name:
-        extra["steps"] = selectors.trace_steps(user_id=user_id, uid=uid)
+        extra["steps"] = memory_selectors.trace_steps(user_id=user_id, uid=uid)
     extra["corrections"] = memory_selectors.item_corrections(subject=subject, uid=uid)
     extra["correctable"] = kind in memory_services.CORRECTABLE
     return _page(request, "governance/item_detail.html", kind_get(kind).item_title, kind=kind,
@@ -224,6 +217,7 @@ def item_detail(request, kind, uid):
 
 def _fields(kind: str, item: dict) -> list[tuple[str, object]]:
     """Return the item's stored fields that hold something, agents named, who corrected it in words."""
+
     fields = [(name, item.get(name)) for name in kind_get(kind).fields if item.get(name) not in (None, "", [])]
     by = item.get("corrected_by") or ""
     agents = selectors.agent_names(agent_ids={item.get("agent_id"), *(part.removeprefix("agent ")
@@ -237,9 +231,9 @@ def _fields(kind: str, item: dict) -> list[tuple[str, object]]:
 @require_http_methods(["GET", "POST"])
 def item_forget(request, kind, uid):
     user_id = _subject(request).user_id
-    item = _found(memory_selectors.item_get, user_id=user_id, kind=kind, uid=uid)
+    item = found(memory_selectors.item_get, user_id=user_id, kind=kind, uid=uid)
     if request.method == "POST":
-        deleted = _found(memory_services.item_delete, user_id=user_id, kind=kind, uid=uid, actor=request.user)
+        deleted = found(memory_services.item_delete, user_id=user_id, kind=kind, uid=uid, actor=request.user)
         messages.success(request, f"Forgotten: {deleted} item{'s' if deleted != 1 else ''} deleted, "
                                   "including what was derived only from it.")
         return redirect("governance:item_list", kind=kind)
@@ -292,7 +286,7 @@ def export_list(request):
 @login_required
 @require_GET
 def export_detail(request, public_id):
-    job = _found(selectors.export_get, subject=_subject(request), public_id=public_id)
+    job = found(selectors.export_get, subject=_subject(request), public_id=public_id)
     return _page(request, "governance/export_detail.html", "Export", job=job,
                  refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING))
 
@@ -300,7 +294,7 @@ def export_detail(request, public_id):
 @login_required
 @require_GET
 def export_download(request, public_id):
-    job = _found(selectors.export_get, subject=_subject(request), public_id=public_id)
+    job = found(selectors.export_get, subject=_subject(request), public_id=public_id)
     if not job.is_downloadable:
         raise Http404("This export is not ready or has expired.")
     path = selectors.export_path(job=job)
@@ -325,7 +319,7 @@ def erase(request):
 @login_required
 @require_GET
 def erasure_detail(request, public_id):
-    job = _found(selectors.erasure_get, subject=_subject(request), public_id=public_id)
+    job = found(selectors.erasure_get, subject=_subject(request), public_id=public_id)
     return _page(request, "governance/erasure_detail.html", "Erasure", job=job,
                  tombstone=getattr(job, "tombstone", None),
                  refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING))
@@ -344,7 +338,7 @@ def account_delete(request):
 
 @require_GET
 def account_deleted(request, public_id):
-    job = _found(selectors.account_tombstone_get, public_id=public_id)
+    job = found(selectors.account_tombstone_get, public_id=public_id)
     return _page(request, "governance/account_deleted.html", "Account deleted", job=job,
                  tombstone=getattr(job, "tombstone", None),
                  refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING), home=reverse("home"))
@@ -358,7 +352,7 @@ def item_correct(request, kind, uid):
     subject = _subject(request)
     if kind not in memory_services.CORRECTABLE:
         raise Http404("Only facts, preferences and entities can be corrected.")
-    item = _found(memory_selectors.item_get, user_id=subject.user_id, kind=kind, uid=uid)
+    item = found(memory_selectors.item_get, user_id=subject.user_id, kind=kind, uid=uid)
     form = CorrectionForm(request.POST or None, kind=kind, item=item)
     if request.method == "POST" and form.is_valid():
         try:
@@ -391,15 +385,8 @@ def correction_list(request):
 
 
 def _correction_decide(request, public_id, decide, done: str):
-    correction = _found(memory_selectors.correction_get, subject=_subject(request), public_id=public_id)
-    try:
-        correction = decide(correction=correction, actor=request.user)
-    except NotFound as exc:
-        messages.error(request, f"{exc.message} It may have been forgotten since.")
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, done)
+    correction = found(memory_selectors.correction_get, subject=_subject(request), public_id=public_id)
+    correction = correction_decide(request, correction=correction, decide=decide, done=done)
     if correction.status == "proposed" or not correction.version_uid:
         return redirect("governance:correction_list")
     return redirect("governance:item_detail", kind=correction.kind,
@@ -430,7 +417,7 @@ def correction_undo(request, public_id):
 @login_required
 @require_POST
 def agent_correct(request, agent_id):
-    grant = _found(selectors.grant_get, subject=_subject(request), agent_id=agent_id)
+    grant = found(selectors.grant_get, subject=_subject(request), agent_id=agent_id)
     allowed = request.POST.get("allowed") == "1"
     memory_services.grant_correction_allow(grant=grant, allowed=allowed, actor=request.user)
     if allowed:

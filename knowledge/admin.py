@@ -1,13 +1,14 @@
 from django import forms
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path
 
 from knowledge.models import RetrievalProfile
 from knowledge.selectors import knowledge_search
-from portal.admin_site import BoundedSearchAdmin
+from knowledge.services import retrieval_profile_check
+from portal.admin_pages import BoundedSearchAdmin
 from portal.exceptions import ApplicationError
 
 # A text column has no length of its own: the form bounds what staff may save.
@@ -19,8 +20,20 @@ class TryQueryForm(forms.Form):
     top_k = forms.IntegerField(min_value=1, max_value=100, required=False, help_text="Defaults to the profile's top_k.")
 
 
+class RetrievalProfileForm(forms.ModelForm):
+    """A profile as staff edit it, checked against the graph once its own fields are valid."""
+
+    def _post_clean(self):
+        super()._post_clean()
+        try:
+            retrieval_profile_check(profile=self.instance)
+        except ValidationError as problems:
+            self._update_errors(problems)
+
+
 @admin.register(RetrievalProfile)
 class RetrievalProfileAdmin(BoundedSearchAdmin):
+    form = RetrievalProfileForm
     list_display = ("name", "mode", "ranker", "top_k", "enriched")
     list_filter = ("mode", "ranker")
     search_fields = ("name", "description")

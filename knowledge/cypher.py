@@ -5,72 +5,44 @@ PLAIN_RETURN) follows them. VECTOR_SEARCH and HYBRID_MAX are neo4j-graphrag's ow
 (VectorRetriever, HybridRetriever with the naive ranker), so both return the same hits and scores.
 """
 
-VECTOR_SEARCH = (
-    "CALL db.index.vector.queryNodes($vector_index_name, $top_k * $effective_search_ratio, $query_vector) "
-    "YIELD node, score "
-    "WITH node, score LIMIT $top_k"
-)
+# A search's hits: the first `top_k` of an index's, as `node` and `score`.
+_VECTOR_HITS = ("CALL db.index.vector.queryNodes($vector_index_name, $top_k * $effective_search_ratio, $query_vector) "
+                "YIELD node, score "
+                "WITH node, score LIMIT $top_k ")
+_FULLTEXT_HITS = ("CALL db.index.fulltext.queryNodes($fulltext_index_name, $query_text, {limit: $top_k}) "
+                  "YIELD node, score ")
 
-FULLTEXT_SEARCH = (
-    "CALL db.index.fulltext.queryNodes($fulltext_index_name, $query_text, {limit: $top_k}) "
-    "YIELD node, score "
-    "WITH node, score LIMIT $top_k"
-)
+VECTOR_SEARCH = _VECTOR_HITS.strip()
+FULLTEXT_SEARCH = _FULLTEXT_HITS + "WITH node, score LIMIT $top_k"
+
+
+def _normalised(best: str, weight: str = "") -> str:
+    """Return a list's hits with each score divided by the list's best (and by a weight)."""
+    return ("WITH collect({node: node, score: score}) AS nodes, max(score) AS " + best + " "
+            "UNWIND nodes AS n "
+            "RETURN n.node AS node, (n.score / " + best + ")" + weight + " AS score ")
+
+
+def _hybrid(*, vector: str, fulltext: str, combined: str) -> str:
+    """Return both indexes' hits, each list made comparable (vector, fulltext), combined per node and ranked."""
+    return ("CALL () { " + _VECTOR_HITS + vector + "UNION ALL " + _FULLTEXT_HITS + fulltext + "} "
+            "WITH node, " + combined + " AS score ORDER BY score DESC, elementId(node) LIMIT $top_k")
+
 
 # Both lists are normalised by their best score, then a node keeps its better one.
-HYBRID_MAX = (
-    "CALL () { "
-    "CALL db.index.vector.queryNodes($vector_index_name, $top_k * $effective_search_ratio, $query_vector) "
-    "YIELD node, score "
-    "WITH node, score LIMIT $top_k "
-    "WITH collect({node: node, score: score}) AS nodes, max(score) AS vector_index_max_score "
-    "UNWIND nodes AS n "
-    "RETURN n.node AS node, (n.score / vector_index_max_score) AS score "
-    "UNION ALL "
-    "CALL db.index.fulltext.queryNodes($fulltext_index_name, $query_text, {limit: $top_k}) "
-    "YIELD node, score "
-    "WITH collect({node: node, score: score}) AS nodes, max(score) AS ft_index_max_score "
-    "UNWIND nodes AS n "
-    "RETURN n.node AS node, (n.score / ft_index_max_score) AS score } "
-    "WITH node, max(score) AS score ORDER BY score DESC, elementId(node) LIMIT $top_k"
-)
+HYBRID_MAX = _hybrid(vector=_normalised("vector_index_max_score"), fulltext=_normalised("ft_index_max_score"),
+                     combined="max(score)")
 
 # alpha * normalised vector score + (1 - alpha) * normalised fulltext score. UNION ALL, not
 # neo4j-graphrag's UNION: with UNION a node scoring the same in both lists is counted once.
-HYBRID_LINEAR = (
-    "CALL () { "
-    "CALL db.index.vector.queryNodes($vector_index_name, $top_k * $effective_search_ratio, $query_vector) "
-    "YIELD node, score "
-    "WITH node, score LIMIT $top_k "
-    "WITH collect({node: node, score: score}) AS nodes, max(score) AS vector_index_max_score "
-    "UNWIND nodes AS n "
-    "RETURN n.node AS node, (n.score / vector_index_max_score) * $alpha AS score "
-    "UNION ALL "
-    "CALL db.index.fulltext.queryNodes($fulltext_index_name, $query_text, {limit: $top_k}) "
-    "YIELD node, score "
-    "WITH collect({node: node, score: score}) AS nodes, max(score) AS ft_index_max_score "
-    "UNWIND nodes AS n "
-    "RETURN n.node AS node, (n.score / ft_index_max_score) * (1 - $alpha) AS score } "
-    "WITH node, sum(score) AS score ORDER BY score DESC, elementId(node) LIMIT $top_k"
-)
+HYBRID_LINEAR = _hybrid(vector=_normalised("vector_index_max_score", " * $alpha"),
+                        fulltext=_normalised("ft_index_max_score", " * (1 - $alpha)"), combined="sum(score)")
 
 # Reciprocal-rank fusion: each list adds 1 / (rrf_k + rank), rank counted from 1.
-HYBRID_RRF = (
-    "CALL () { "
-    "CALL db.index.vector.queryNodes($vector_index_name, $top_k * $effective_search_ratio, $query_vector) "
-    "YIELD node, score "
-    "WITH node, score LIMIT $top_k "
-    "WITH collect(node) AS nodes "
-    "UNWIND range(0, size(nodes) - 1) AS i "
-    "RETURN nodes[i] AS node, 1.0 / ($rrf_k + i + 1) AS score "
-    "UNION ALL "
-    "CALL db.index.fulltext.queryNodes($fulltext_index_name, $query_text, {limit: $top_k}) "
-    "YIELD node, score "
-    "WITH collect(node) AS nodes "
-    "UNWIND range(0, size(nodes) - 1) AS i "
-    "RETURN nodes[i] AS node, 1.0 / ($rrf_k + i + 1) AS score } "
-    "WITH node, sum(score) AS score ORDER BY score DESC, elementId(node) LIMIT $top_k"
-)
+_RANKED = ("WITH collect(node) AS nodes "
+           "UNWIND range(0, size(nodes) - 1) AS i "
+           "RETURN nodes[i] AS node, 1.0 / ($rrf_k + i + 1) AS score ")
+HYBRID_RRF = _hybrid(vector=_RANKED, fulltext=_RANKED, combined="sum(score)")
 
 PLAIN_RETURN = "RETURN node.text AS text, score, node.uid AS uid"
 

@@ -1,11 +1,13 @@
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
 
 class RetrievalProfile(models.Model):
-    """How agents search the knowledge graph: which indexes, which mode, and what to walk to next."""
+    """How agents search the knowledge graph: which indexes, which mode, and what to walk to next.
+
+    Whether its indexes exist and its retrieval query only reads is asked of Neo4j by
+    knowledge.services.retrieval_profile_check, which the admin's form and retrieval_profile_upsert call.
+    """
 
     class Mode(models.TextChoices):
         VECTOR = "vector"
@@ -54,13 +56,3 @@ class RetrievalProfile(models.Model):
 
     def __str__(self):
         return self.name
-
-    def clean(self):
-        from knowledge.selectors import retrieval_profile_problems
-
-        try:
-            problems = retrieval_profile_problems(profile=self)
-        except (ServiceUnavailable, SessionExpired) as error:
-            raise ValidationError("Neo4j is unavailable, so the profile cannot be checked; try again.") from error
-        if problems:
-            raise ValidationError(problems)

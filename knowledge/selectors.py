@@ -3,6 +3,7 @@
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 import neo4j
@@ -15,6 +16,7 @@ from knowledge.models import RetrievalProfile
 from memory.context import ContextRequest
 from memory.embeddings import get_embedder
 from memory.models import Agent
+from portal import graphdb
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
 from portal.graphdb import rows
 from portal.tokens import count_tokens
@@ -75,13 +77,13 @@ def knowledge_search(
     params = _search_params(profile=profile, query=query, top_k=top_k or profile.top_k, query_vector=query_vector)
     try:
         with db.read_transaction:
-            found, columns = db.cypher_query(statement, params)
+            found = graphdb.rows(statement, params)
     except ClientError as error:
         raise ApplicationError(
             f"Retrieval profile {profile.name!r} failed in Neo4j: {error.message}",
             {"profile": profile.name, "code": error.code},
         ) from error
-    items = [_item(dict(zip(columns, row))) for row in found]
+    items = [_item(row) for row in found]
     return sorted(items, key=lambda item: item.score, reverse=True)
 
 
@@ -210,21 +212,18 @@ def retrieval_profile_problems(*, profile: RetrievalProfile) -> dict[str, list[s
 
 def retrieval_query_problems(*, profile: RetrievalProfile) -> list[str]:
     """EXPLAIN the profile's search plus retrieval query: it must parse, only read, and return text and score."""
-    statement = "EXPLAIN " + _search_statement(profile=profile, enrich=True)
+    statement = _search_statement(profile=profile, enrich=True)
     params = _search_params(
         profile=profile, query="explain", top_k=profile.top_k, query_vector=[0.0] * get_embedder().dimensions
     )
     try:
-        with _driver().session(default_access_mode=neo4j.READ_ACCESS) as session:
-            result = session.run(statement, params)
-            columns = result.keys()
-            summary = result.consume()
+        columns, query_type, plan = graphdb.explain(statement, params)
     except ClientError as error:
         return [f"Neo4j rejects it: {error.message}"]
     problems = []
-    if summary.query_type in WRITING_QUERY_TYPES:
-        problems.append(f"It writes (query type {summary.query_type!r}); retrieval queries must only read.")
-    operators = _plan_operators(summary.plan)
+    if query_type in WRITING_QUERY_TYPES:
+        problems.append(f"It writes (query type {query_type!r}); retrieval queries must only read.")
+    operators = _plan_operators(plan)
     problems += [f"It uses {name}: {why}." for name, why in FORBIDDEN_OPERATORS.items() if name in operators]
     missing = [c for c in ("text", "score") if c not in columns]
     if missing:
@@ -278,6 +277,7 @@ def _item(row: dict) -> KnowledgeItem:
 
 def _plain(value: Any) -> Any:
     """Return a JSON-ready copy of a Neo4j value; node and relationship embeddings are left out."""
+
     if isinstance(value, (neo4j.graph.Node, neo4j.graph.Relationship)):
         return {key: _plain(v) for key, v in value.items() if key != "embedding"}
     if isinstance(value, (list, tuple)):
@@ -286,6 +286,8 @@ def _plain(value: Any) -> Any:
         return {key: _plain(v) for key, v in value.items()}
     if hasattr(value, "iso_format"):
         return value.iso_format()
+    if isinstance(value, date):  # a date or a moment the reader made native
+        return value.isoformat()
     return value
 
 
@@ -298,10 +300,3 @@ def _plan_operators(plan: dict | None) -> set[str]:
         return set()
     name = plan.get("operatorType", "").split("@")[0]
     return {name}.union(*(_plan_operators(child) for child in plan.get("children", [])))
-
-
-def _driver() -> neo4j.Driver:
-    """Return neomodel's process-wide driver, connecting on first use."""
-    if db.driver is None:
-        db.cypher_query("RETURN 1")
-    return db.driver

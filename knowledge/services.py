@@ -3,14 +3,17 @@
 import json
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from neo4j.exceptions import ServiceUnavailable, SessionExpired
 from neomodel import db
 
 from knowledge import cypher
 from knowledge.graph import CHUNK_FULLTEXT_INDEX, CHUNK_VECTOR_INDEX
 from knowledge.models import RetrievalProfile
-from knowledge.selectors import chunk_embeddings_get
+from knowledge.selectors import chunk_embeddings_get, retrieval_profile_problems
 from memory.embeddings import get_embedder
+from portal import graphdb
 
 DEMO_FILE = Path(__file__).resolve().parent / "demo" / "companies.json"
 DEMO_PROFILE = {
@@ -60,7 +63,7 @@ def knowledge_chunks_embed(
 def knowledge_graph_upsert(*, companies: list[dict]) -> None:
     """Merge embedded companies (see knowledge_chunks_embed) with their risks, products, documents and chunks."""
     with db.write_transaction:
-        db.cypher_query(cypher.DEMO_UPSERT, {"companies": companies})
+        graphdb.run(cypher.DEMO_UPSERT, {"companies": companies})
 
 
 @transaction.atomic
@@ -70,12 +73,24 @@ def retrieval_profile_upsert(*, name: str, **fields) -> RetrievalProfile:
     for key, value in fields.items():
         setattr(profile, key, value)
     profile.full_clean()
+    retrieval_profile_check(profile=profile)
     profile.save()
     return profile
 
 
+def retrieval_profile_check(*, profile: RetrievalProfile) -> None:
+    """Refuse a profile whose indexes are missing or whose retrieval query writes, naming each field's problems."""
+    try:
+        problems = retrieval_profile_problems(profile=profile)
+    except (ServiceUnavailable, SessionExpired) as error:
+        raise ValidationError("Neo4j is unavailable, so the profile cannot be checked; try again.") from error
+    if problems:
+        raise ValidationError(problems)
+
+
 def knowledge_demo_load() -> tuple[int, RetrievalProfile]:
     """Load the shipped demo knowledge graph and its profile; return the chunk count and the profile."""
+
     data = json.loads(DEMO_FILE.read_text())
     uids = [_chunk_uid(d, n) for c in data["companies"] for d in c["documents"] for n in range(len(d["chunks"]))]
     known = chunk_embeddings_get(uids=uids)

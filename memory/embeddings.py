@@ -92,47 +92,52 @@ class MiniLMInt8Embedder(MiniLMEmbedder):
         return quantizer.model.model.SerializeToString()
 
 
-def _minilm_graph(weights: dict[str, np.ndarray], *, heads: int, layers: int) -> bytes:
-    """Return BERT's encoder over `weights` (a Hugging Face state dict) as a serialised ONNX model.
+class _OnnxGraph:
+    """The nodes and constants of an ONNX graph, built over a Hugging Face state dict's weights."""
 
-    Inputs: token ids (batch x length), their positions (1 x length) and the attention bias
-    (batch x 1 x 1 x length: 0 on tokens, -1e9 on padding); output: the last hidden states.
-    Query, key and value are one product per layer; GELU is the exact (erf) one.
-    """
-    from onnx import TensorProto, helper, numpy_helper
+    def __init__(self, weights: dict[str, np.ndarray]):
+        from onnx import helper, numpy_helper
 
-    nodes, constants = [], []
+        self.weights, self.nodes, self.constants = weights, [], []
+        self._helper, self._numpy_helper = helper, numpy_helper
 
-    def constant(name: str, value) -> str:
-        constants.append(numpy_helper.from_array(np.array(value, order="C"), name))
+    def constant(self, name: str, value) -> str:
+        self.constants.append(self._numpy_helper.from_array(np.array(value, order="C"), name))
         return name
 
-    def node(op: str, inputs: list[str], output: str, **attributes) -> str:
-        nodes.append(helper.make_node(op, inputs, [output], **attributes))
+    def node(self, op: str, inputs: list[str], output: str, **attributes) -> str:
+        self.nodes.append(self._helper.make_node(op, inputs, [output], **attributes))
         return output
 
-    def dense(x: str, prefix: str, name: str) -> str:
-        product = node("MatMul", [x, constant(f"{prefix}.weight", weights[f"{prefix}.weight"].T)], f"{name}.product")
-        return node("Add", [product, constant(f"{prefix}.bias", weights[f"{prefix}.bias"])], name)
+    def dense(self, x: str, prefix: str, name: str) -> str:
+        weights = self.weights
+        product = self.node("MatMul", [x, self.constant(f"{prefix}.weight", weights[f"{prefix}.weight"].T)],
+                            f"{name}.product")
+        return self.node("Add", [product, self.constant(f"{prefix}.bias", weights[f"{prefix}.bias"])], name)
 
-    def layer_norm(x: str, prefix: str, name: str) -> str:
-        return node("LayerNormalization", [x, constant(f"{prefix}.weight", weights[f"{prefix}.weight"]),
-                                           constant(f"{prefix}.bias", weights[f"{prefix}.bias"])],
-                    name, epsilon=1e-12, axis=-1)
+    def layer_norm(self, x: str, prefix: str, name: str) -> str:
+        return self.node("LayerNormalization", [x, self.constant(f"{prefix}.weight", self.weights[f"{prefix}.weight"]),
+                                                self.constant(f"{prefix}.bias", self.weights[f"{prefix}.bias"])],
+                         name, epsilon=1e-12, axis=-1)
 
-    width = weights["embeddings.word_embeddings.weight"].shape[1]
-    head_width = width // heads
-    words = node("Gather", [constant("words", weights["embeddings.word_embeddings.weight"]), "input_ids"], "words.out")
-    positions = node("Gather", [constant("positions", weights["embeddings.position_embeddings.weight"]),
-                                "position_ids"], "positions.out")
-    x = node("Add", [node("Add", [words, positions], "embedded.sum"),
-                     constant("token_type", weights["embeddings.token_type_embeddings.weight"][0])], "embedded")
-    x = layer_norm(x, "embeddings.LayerNorm", "x.0")
-    for i in range(layers):
-        p, n = f"encoder.layer.{i}.", f"layer.{i}"
-        attention = f"{p}attention.self."
-        qkv_weight = np.concatenate([weights[f"{attention}{part}.weight"] for part in ("query", "key", "value")])
-        qkv_bias = np.concatenate([weights[f"{attention}{part}.bias"] for part in ("query", "key", "value")])
+    def embedded(self) -> str:
+        """Return the tokens' embeddings: word, position and the one token type, summed and normalised."""
+        weights, node, constant = self.weights, self.node, self.constant
+        words = node("Gather", [constant("words", weights["embeddings.word_embeddings.weight"]), "input_ids"],
+                     "words.out")
+        positions = node("Gather", [constant("positions", weights["embeddings.position_embeddings.weight"]),
+                                    "position_ids"], "positions.out")
+        x = node("Add", [node("Add", [words, positions], "embedded.sum"),
+                         constant("token_type", weights["embeddings.token_type_embeddings.weight"][0])], "embedded")
+        return self.layer_norm(x, "embeddings.LayerNorm", "x.0")
+
+    def attention(self, x: str, *, layer: int, heads: int) -> str:
+        """Return one layer's self-attention over x: query, key and value as one product, then split by head."""
+        node, constant, p, n = self.node, self.constant, f"encoder.layer.{layer}.attention.self.", f"layer.{layer}"
+        width = self.weights["embeddings.word_embeddings.weight"].shape[1]
+        head_width = width // heads
+        qkv_weight = np.concatenate([self.weights[f"{p}{part}.weight"] for part in ("query", "key", "value")])
+        qkv_bias = np.concatenate([self.weights[f"{p}{part}.bias"] for part in ("query", "key", "value")])
         qkv = node("MatMul", [x, constant(f"{n}.qkv.weight", qkv_weight.T)], f"{n}.qkv.product")
         qkv = node("Add", [qkv, constant(f"{n}.qkv.bias", qkv_bias)], f"{n}.qkv")
         qkv = node("Reshape", [qkv, constant(f"{n}.qkv.shape", np.array([0, 0, 3, heads, head_width]))],
@@ -146,18 +151,39 @@ def _minilm_graph(weights: dict[str, np.ndarray], *, heads: int, layers: int) ->
         scores = node("Add", [scores, "attention_bias"], f"{n}.scores")
         mixed = node("MatMul", [node("Softmax", [scores], f"{n}.attention", axis=-1), v], f"{n}.mixed")
         mixed = node("Transpose", [mixed], f"{n}.mixed.t", perm=[0, 2, 1, 3])
-        mixed = node("Reshape", [mixed, constant(f"{n}.mixed.shape", np.array([0, 0, width]))], f"{n}.context")
-        attended = dense(mixed, p + "attention.output.dense", f"{n}.attended")
-        x = layer_norm(node("Add", [x, attended], f"{n}.residual.1"), p + "attention.output.LayerNorm", f"{n}.x.1")
-        inner = node("Gelu", [dense(x, p + "intermediate.dense", f"{n}.inner.linear")], f"{n}.inner")
-        out = dense(inner, p + "output.dense", f"{n}.out")
-        x = layer_norm(node("Add", [x, out], f"{n}.residual.2"), p + "output.LayerNorm",
-                       "hidden" if i == layers - 1 else f"{n}.x.2")
-    graph = helper.make_graph(nodes, "all-MiniLM-L6-v2", [
+        return node("Reshape", [mixed, constant(f"{n}.mixed.shape", np.array([0, 0, width]))], f"{n}.context")
+
+    def encoder_layer(self, x: str, *, layer: int, heads: int, output: str) -> str:
+        """Return one encoder layer over x: attention, then the feed-forward part, each with its residual."""
+        p, n = f"encoder.layer.{layer}.", f"layer.{layer}"
+        attended = self.dense(self.attention(x, layer=layer, heads=heads), p + "attention.output.dense",
+                              f"{n}.attended")
+        x = self.layer_norm(self.node("Add", [x, attended], f"{n}.residual.1"), p + "attention.output.LayerNorm",
+                            f"{n}.x.1")
+        inner = self.node("Gelu", [self.dense(x, p + "intermediate.dense", f"{n}.inner.linear")], f"{n}.inner")
+        out = self.dense(inner, p + "output.dense", f"{n}.out")
+        return self.layer_norm(self.node("Add", [x, out], f"{n}.residual.2"), p + "output.LayerNorm", output)
+
+
+def _minilm_graph(weights: dict[str, np.ndarray], *, heads: int, layers: int) -> bytes:
+    """Return BERT's encoder over `weights` (a Hugging Face state dict) as a serialised ONNX model.
+
+    Inputs: token ids (batch x length), their positions (1 x length) and the attention bias
+    (batch x 1 x 1 x length: 0 on tokens, -1e9 on padding); output: the last hidden states.
+    Query, key and value are one product per layer; GELU is the exact (erf) one.
+    """
+    from onnx import TensorProto, helper
+
+    built = _OnnxGraph(weights)
+    x = built.embedded()
+    for i in range(layers):
+        x = built.encoder_layer(x, layer=i, heads=heads, output="hidden" if i == layers - 1 else f"layer.{i}.x.2")
+    width = weights["embeddings.word_embeddings.weight"].shape[1]
+    graph = helper.make_graph(built.nodes, "all-MiniLM-L6-v2", [
         helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "length"]),
         helper.make_tensor_value_info("position_ids", TensorProto.INT64, [1, "length"]),
         helper.make_tensor_value_info("attention_bias", TensorProto.FLOAT, ["batch", 1, 1, "length"]),
-    ], [helper.make_tensor_value_info("hidden", TensorProto.FLOAT, ["batch", "length", width])], constants)
+    ], [helper.make_tensor_value_info("hidden", TensorProto.FLOAT, ["batch", "length", width])], built.constants)
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)]).SerializeToString()
 
 

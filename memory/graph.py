@@ -84,7 +84,7 @@ class Conversation(MemoryNode):
     title = StringProperty()
     created_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     last_seq = IntegerProperty(default=0)
-    tail_uid = StringProperty(help_text="The uid of the chain's last message (memory.cypher._CONVERSATION_TAIL).")
+    tail_uid = StringProperty(help_text="The uid of the chain's last message (memory.cypher.clauses.CONVERSATION_TAIL).")
     messages = RelationshipTo("Message", "HAS_MESSAGE")
     first_message = RelationshipTo("Message", "FIRST_MESSAGE", cardinality=ZeroOrOne)
     traces = RelationshipTo("ReasoningTrace", "HAS_TRACE")
@@ -177,31 +177,39 @@ class Entity(MemoryNode):
     mentioned_in = RelationshipFrom("Message", "MENTIONS", model=Mention)
 
 
-class Fact(MemoryNode):
-    subject = StringProperty(required=True)
-    predicate = StringProperty(required=True, index=True)
-    object = StringProperty(required=True)
+class StatedNode(MemoryNode):
+    """A fact or a preference: one node however often it is said, each statement an EXTRACTED_FROM its message; its
+    validity is settled from all of them (memory.ingest), and a correction makes a new version of it."""
+
+    __abstract_node__ = True
+
     embedding = _embedding()
     confidence = FloatProperty()
-    cardinality = StringProperty(choices={c: c for c in CARDINALITIES})
     valid_from = StatedTimeProperty()
     valid_until = StatedTimeProperty()
     recorded_at = DateTimeNeo4jFormatProperty(default=timezone.now)
-    expired_at = DateTimeNeo4jFormatProperty()
-    status = StringProperty(default="current", choices={s: s for s in FACT_STATUSES}, index=True)
     first_key = StringProperty(help_text="The order key of its earliest statement.")
-    nam_subject = StringProperty(help_text="The subject neo4j-agent-memory gave it: the NAM user's identifier.")
     correction_id = StringProperty(help_text="On a corrected version: the correction that made it.")
     corrected_by = StringProperty()
     corrects = StringProperty(help_text="On a corrected version: the uid of the version it corrected.")
+    extracted_from = RelationshipTo("Message", "EXTRACTED_FROM", model=ExtractedFrom)
+
+
+class Fact(StatedNode):
+    subject = StringProperty(required=True)
+    predicate = StringProperty(required=True, index=True)
+    object = StringProperty(required=True)
+    cardinality = StringProperty(choices={c: c for c in CARDINALITIES})
+    expired_at = DateTimeNeo4jFormatProperty()
+    status = StringProperty(default="current", choices={s: s for s in FACT_STATUSES}, index=True)
+    nam_subject = StringProperty(help_text="The subject neo4j-agent-memory gave it: the NAM user's identifier.")
     stated_from = StatedTimeProperty(help_text="A valid_from the correction stated.")
     stated_until = StatedTimeProperty(help_text="A valid_until the correction stated: it held until then.")
     about = RelationshipTo("Entity", "ABOUT")
-    extracted_from = RelationshipTo("Message", "EXTRACTED_FROM", model=ExtractedFrom)
     superseded_by = RelationshipTo("Fact", "SUPERSEDED_BY", cardinality=ZeroOrOne, model=SupersededBy)
 
 
-class Preference(MemoryNode):
+class Preference(StatedNode):
     category = StringProperty(required=True, index=True)
     preference = StringProperty(required=True)
     topic = StringProperty()
@@ -209,18 +217,8 @@ class Preference(MemoryNode):
     topic_key = StringProperty()
     polarity = StringProperty(choices={p: p for p in POLARITIES})
     context = StringProperty()
-    embedding = _embedding()
-    confidence = FloatProperty()
-    valid_from = StatedTimeProperty()
-    valid_until = StatedTimeProperty()
-    recorded_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     status = StringProperty(default="current", choices={s: s for s in FACT_STATUSES})
-    first_key = StringProperty(help_text="The order key of its earliest statement.")
-    correction_id = StringProperty(help_text="On a corrected version: the correction that made it.")
-    corrected_by = StringProperty()
-    corrects = StringProperty(help_text="On a corrected version: the uid of the version it corrected.")
     kept_apart = BooleanProperty(help_text="Its merge as a duplicate was undone: it is never merged by meaning again.")
-    extracted_from = RelationshipTo("Message", "EXTRACTED_FROM", model=ExtractedFrom)
     superseded_by = RelationshipTo("Preference", "SUPERSEDED_BY", cardinality=ZeroOrOne, model=SupersededBy)
 
 

@@ -1,8 +1,8 @@
 """The kinds of memory a person or an agent can list, read, search and forget: one registry every app reads.
 
 A kind names its graph label, its consent category, how the pages title it, the properties shown,
-the Cypher that lists, reads, searches and deletes it, the labels that go with it when its category
-is erased, and its section of the context with that section's default limit.
+the Cypher that lists, reads, searches and forgets it (one item, or what is past retention), the labels that go
+with it when its category is erased, and its section of the context with that section's default limit.
 """
 
 from dataclasses import dataclass, field
@@ -26,14 +26,18 @@ class Kind:
     erase_labels: tuple[str, ...] = ()
     list_query: str = field(init=False)
     get_query: str = field(init=False)
-    delete_query: str = field(init=False)
+    forget_query: str = field(init=False)
+    expired_forget_query: str = field(init=False)
+    expired_count_query: str = field(init=False)
 
     def __post_init__(self):
         # Built once from the fixed table below, never from input.
         object.__setattr__(self, "list_query", cypher.item_list(label=self.label, order=self.order_by,
                                                                 fields=self.fields))
         object.__setattr__(self, "get_query", cypher.item_get(label=self.label, fields=self.fields))
-        object.__setattr__(self, "delete_query", cypher.node_delete(label=self.label))
+        object.__setattr__(self, "forget_query", cypher.node_forget(label=self.label))
+        object.__setattr__(self, "expired_forget_query", cypher.expired_forget(label=self.label))
+        object.__setattr__(self, "expired_count_query", cypher.expired_count(label=self.label))
         object.__setattr__(self, "erase_labels", self.erase_labels or (self.label,))
 
 
@@ -87,4 +91,5 @@ def kind_get(name: str) -> Kind:
 
 def category_labels(category: str) -> tuple[str, ...]:
     """Return the labels that hold a consent category's memory, in erase order."""
+
     return tuple(label for kind in KINDS if kind.category == category for label in kind.erase_labels)

@@ -10,14 +10,17 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from memory import adoption_cypher, cypher
+from memory import cypher
+from memory.cypher import adoption as adoption_cypher
 from memory.access_state import access_state_cached
-from memory.kinds import kind_get
+from memory.graph import Fact
+from memory.kinds import KINDS, kind_get
+from memory.nam import person_names
 from memory.models import (CATEGORIES, Agent, ConsentRecord, Correction, Grant, RetentionChoice, RetentionPolicy,
                            Subject)
 from memory.wording import fact_sentence, role_label
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
-from portal.graphdb import moment, moment_parsed, rows, vector_search_filters
+from portal.graphdb import moment, moment_parsed, rows, scalar, vector_search_filters
 from portal.outbox import WorkCount, WorkItem
 from portal.redis_clients import app_redis
 
@@ -132,6 +135,13 @@ def consented_categories(*, subject: Subject, agent: Agent | None) -> set[str]:
     """Return the categories the subject consents to for this agent: the newest ledger row decides."""
     return set(access_state_cached(key=("consent", subject.pk, agent.pk if agent else None),
                                    load=lambda: _consented_categories(subject=subject, agent=agent)))
+
+
+def consent_require(*, subject: Subject, agent: Agent, category: str) -> None:
+    """Refuse an agent the subject has withdrawn consent to this category of memory from."""
+    if category not in consented_categories(subject=subject, agent=agent):
+        raise AccessDenied(f"The user has withdrawn consent for '{category}' memory.",
+                           {"category": category, "consent": False})
 
 
 def _consented_categories(*, subject: Subject, agent: Agent | None) -> frozenset[str]:
@@ -346,10 +356,78 @@ def lucene_query(*, text: str, user_id: str, fields: tuple[str, ...]) -> str | N
     return f'user_id:"{user_id}" AND ({matches})'
 
 
+def nam_references(*, user_id: str) -> dict[str, set[str]]:
+    """Return how neo4j-agent-memory knew the subject, adopted or not: the identifier and NAM's id of their User
+    node (`ids`), and the names its attributes give them (`names`). NAM's facts and entities name a person by
+    these, not by user_id."""
+    ids, names = set(), set()
+    for row in rows(adoption_cypher.NAM_REFERENCES, {"user_id": user_id}):
+        ids |= {row["identifier"], row["nam_id"]} - {None}
+        names |= person_names(row["attributes"])
+    return {"ids": ids, "names": names}
+
+
 def unowned_counts() -> dict[str, int]:
     """Return how many memory nodes of each label have no owner (no `user_id`), as adopt_nam leaves them."""
     return {row["label"]: row["count"] for row in
             rows(adoption_cypher.UNOWNED_COUNTS, {"labels": list(adoption_cypher.MEMORY_LABELS)})}
+
+
+def expired_counts(*, user_id: str, cutoffs: dict[str, datetime | None]) -> dict[str, int]:
+    """Return how many of the subject's items of each kind are past these cutoffs (what the next retention run
+    deletes)."""
+    return {kind.name: scalar(kind.expired_count_query, {"user_id": user_id, "cutoffs": cutoffs}) for kind in KINDS}
+
+
+def message_uids(*, user_id: str) -> list[str]:
+    """Return the uids of all the subject's messages."""
+    return [row["uid"] for row in rows(cypher.MESSAGE_UIDS, {"user_id": user_id})]
+
+
+def conversation_list(*, user_id: str, limit: int = 50) -> list[dict]:
+    """Return the subject's conversations, the latest said in first, each with how many messages it holds within
+    retention."""
+    return rows(cypher.CONVERSATIONS_RECENT, {"user_id": user_id, "limit": limit,
+                                              "cutoffs": person_cutoffs(user_id=user_id)})
+
+
+def conversation_get(*, user_id: str, uid: str) -> dict:
+    """Return a conversation with its messages within retention."""
+    found = rows(cypher.CONVERSATION_MESSAGES, {"user_id": user_id, "uid": uid,
+                                                "cutoffs": person_cutoffs(user_id=user_id)})
+    if not found:
+        raise NotFound("No conversation with that id.")
+    conversation = found[0]
+    return {**conversation, "messages": [m for m in conversation["messages"] if m["uid"]]}
+
+
+def conversations_of_sessions(*, user_id: str, sessions: set[str]) -> dict[str, dict]:
+    """Return the subject's conversations of these sessions by session id (uid, title)."""
+    return {row["session_id"]: row for row in rows(cypher.CONVERSATIONS_OF_SESSIONS, {
+        "user_id": user_id, "sessions": sorted(sessions)})} if sessions else {}
+
+
+def entity_neighbourhood(*, user_id: str, uid: str, limit: int = 25) -> dict:
+    """Return an `entity` with those it is `related` to (each its `entity`, the `link` between them and whether it is
+    `outgoing`), the `facts` about it and the `messages` that mention it, within the person's retention: whole
+    nodes, as instances of memory.graph."""
+    found = rows(cypher.ENTITY_NEIGHBOURHOOD, {"user_id": user_id, "uid": uid, "limit": limit,
+                                               "cutoffs": person_cutoffs(user_id=user_id)}, instances=True)
+    if not found:
+        raise NotFound("No entity with that id.")
+    return found[0]
+
+
+def trace_steps(*, user_id: str, uid: str) -> list[dict]:
+    """Return a trace's steps in order: each its `order`, its `step` (a ReasoningStep) and its `tool_calls`
+    (ToolCalls, arguments and result decoded)."""
+    return rows(cypher.TRACE_STEPS, {"user_id": user_id, "uid": uid}, instances=True)
+
+
+def facts_as_of(*, user_id: str, as_of: datetime) -> list[Fact]:
+    """Return the subject's facts that held at a past moment, as the context endpoint's `as_of` sees them."""
+    return [row["fact"] for row in rows(cypher.FACTS_AS_OF, {"user_id": user_id, "as_of": moment(as_of)},
+                                        instances=True)]
 
 
 def correction_list(*, subject: Subject, status: str | None = None):
@@ -383,6 +461,7 @@ def _item_text(label: str, row: dict) -> str:
 
 def item_texts(*, user_id: str, uids: dict[str, set[str]]) -> dict[str, str]:
     """Return the text a person reads for each of their items named by kind and uid, within retention."""
+
     cutoffs = person_cutoffs(user_id=user_id)
     return {row["uid"]: _item_text(kind_get(kind).label, row) for kind, wanted in uids.items() if wanted
             for row in rows(cypher.ITEMS_TEXT[kind_get(kind).label], {"user_id": user_id, "uids": sorted(wanted),

@@ -1,6 +1,6 @@
 from celery import shared_task
 
-from memory import ingest
+from memory import ingest, services
 from portal.exceptions import TRANSIENT
 from portal.outbox import work_claim
 
@@ -25,14 +25,10 @@ def message_extract(self, message_uid: str, user_id: str) -> str:
 @shared_task(acks_late=True, ignore_result=True)
 def access_queue_drain_task() -> int:
     """Write the queued access records to the access log (Beat runs it every ACCESS_DRAIN_SECONDS)."""
-    from memory import services  # at call time, so that the two modules may import each other
-
     return services.access_queue_drain()
 
 
 @shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, ignore_result=True)
 def nam_adopt_task(self) -> None:
     """Own what neo4j-agent-memory wrote since the last run (Beat runs it in the switch-over mode)."""
-    from memory.adoption import nam_adopt  # at call time: adoption imports services, which import tasks
-
-    nam_adopt()
+    services.nam_adopt()

@@ -12,6 +12,8 @@ from django.utils import formats, timezone
 
 # How a fact names the person it is about (memory.extraction stores every "I" as this).
 PERSON = "user"
+# What a sentence of a fact is made of.
+FACT_PARTS = ("subject", "predicate", "object", "valid_from", "valid_until", "status")
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,11 @@ def _said_of_you(verb: str) -> str:
 
 def _first_upper(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def fact_text(fact, *, person: str = "you") -> str:
+    """Return a fact node (memory.graph.Fact) as a sentence (fact_sentence)."""
+    return fact_sentence(**{name: getattr(fact, name) for name in FACT_PARTS}, person=person)
 
 
 def fact_sentence(*, subject: str, predicate: str, object: str, valid_from=None, valid_until=None,

@@ -1,4 +1,5 @@
-"""One error family for the whole portal, mapped once to HTTP responses."""
+"""One error family for the whole portal, mapped once to HTTP responses: the API's by exception_handler, a
+page's NotFound by `found`."""
 
 import redis
 from django.conf import settings
@@ -39,12 +40,22 @@ class StoreUnavailable(ApplicationError):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
 
 
+def found(read, **kwargs):
+    """Call a selector (or a service) and turn its NotFound into a 404 page, the same for missing and for someone
+    else's."""
+    try:
+        return read(**kwargs)
+    except NotFound as exc:
+        raise Http404(exc.message)
+
+
 # Failures a worker retries: the store will most likely answer a moment later.
 TRANSIENT = (ServiceUnavailable, SessionExpired, TransientError, redis.ConnectionError, redis.TimeoutError)
 
 
 def exception_handler(exc, context):
     """Render every API error as {"message": ..., "extra": {...}}."""
+
     if isinstance(exc, (ServiceUnavailable, SessionExpired)):
         exc = StoreUnavailable("The memory graph (Neo4j) is unavailable; nothing was changed. Retry later.",
                                {"service": "neo4j"})

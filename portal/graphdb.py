@@ -1,12 +1,15 @@
-"""The process-wide neomodel connection, and the one place where values cross the graph boundary.
+"""The process-wide neomodel connection, and the one place where the portal talks to Neo4j.
 
 Rows come back as dicts keyed by the queries' `AS` aliases. A stated date (a neo4j Date) becomes a
 `datetime.date`, a moment (a neo4j DateTime) an aware `datetime.datetime`; lists and maps are
-converted all the way down. Every reader above this module sees Python values only.
+converted all the way down. A query that returns whole nodes (or relationships) of the memory graph gets them
+as instances of their neomodel classes (memory.graph) when asked for `instances`. Every reader above this
+module sees Python values only.
 """
 
 import functools
 import re
+from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -48,6 +51,11 @@ def configure() -> None:
     )
 
 
+def quoted(name: str) -> str:
+    """Return a label, relationship type or index name quoted with backticks, so that no text can change a query."""
+    return "`" + name.replace("`", "``") + "`"
+
+
 def native(value: Any) -> Any:
     """Return a graph value as a Python one: Date -> date, DateTime -> aware datetime, recursively."""
     if value is None or isinstance(value, str | int | float):  # most values: one check
@@ -72,9 +80,13 @@ def moment_parsed(text: str) -> datetime:
     return datetime.fromisoformat(text.partition("[")[0])
 
 
-def rows(query: str, params: dict | None = None) -> list[dict]:
-    """Run a query and return its rows as dicts keyed by the query's column aliases, values made native."""
-    found, columns = db.cypher_query(query, params or {})
+def rows(query: str, params: dict | None = None, *, instances: bool = False, as_stored: bool = False) -> list[dict]:
+    """Run a query and return its rows as dicts keyed by the query's column aliases, values made native; with
+    `instances`, nodes and relationships come back as instances of their neomodel classes. With `as_stored` the
+    values stay the driver's own: the worker writes the moments it reads back, to the nanosecond."""
+    found, columns = db.cypher_query(query, params or {}, resolve_objects=instances)
+    if as_stored:
+        return [dict(zip(columns, row)) for row in found]
     return [{column: native(value) for column, value in zip(columns, row)} for row in found]
 
 
@@ -82,6 +94,36 @@ def scalar(query: str, params: dict | None = None) -> Any:
     """Return the first column of the first row (native), or None when there is no row."""
     found, _ = db.cypher_query(query, params or {})
     return native(found[0][0]) if found else None
+
+
+def run(query: str, params: dict | None = None) -> None:
+    """Run a statement whose result no one reads: a write, a lock, a schema change."""
+    db.cypher_query(query, params or {})
+
+
+def stream(query: str, params: dict | None = None) -> Iterator[dict]:
+    """Yield a read-only query's rows (as `rows` gives them) as the server sends them, so that a whole graph never
+    sits in memory."""
+    with _driver().session(default_access_mode=neo4j.READ_ACCESS) as session:
+        for record in session.run(query, params or {}):
+            yield {column: native(value) for column, value in record.items()}
+
+
+def explain(query: str, params: dict | None = None) -> tuple[list[str], str, dict | None]:
+    """Return what a query would return and do, without running it: its columns, its type ("r", "rw", "w", "s")
+    and its plan."""
+    with _driver().session(default_access_mode=neo4j.READ_ACCESS) as session:
+        result = session.run("EXPLAIN " + query, params or {})
+        columns = list(result.keys())
+        summary = result.consume()
+    return columns, summary.query_type, summary.plan
+
+
+def _driver() -> neo4j.Driver:
+    """Return neomodel's process-wide driver, connecting on first use."""
+    if db.driver is None:
+        db.cypher_query("RETURN 1")
+    return db.driver
 
 
 def moment(value: date | datetime) -> datetime:
@@ -116,5 +158,6 @@ def vector_search_filters() -> bool:
 
 def vector_dimension_mismatches(expected: int) -> list[str]:
     """Return the vector indexes whose dimensions differ from the embedder's."""
+
     return [f"{row['name']} has {row['dimensions']}" for row in rows(VECTOR_DIMENSIONS)
             if row["dimensions"] != expected]

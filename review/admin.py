@@ -1,4 +1,4 @@
-"""Agents and their tokens on the staff admin site, gated by `review.manage_agents`."""
+"""The Review section of the staff admin site, and agents with their tokens, gated by `review.manage_agents`."""
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -10,11 +10,25 @@ from django.utils.safestring import mark_safe
 
 from memory import services as memory_services
 from memory.models import Agent, AgentToken
-from portal.admin_site import BoundedSearchAdmin
+from portal.admin_pages import AdminPage, AdminSection, BoundedSearchAdmin
 from review import selectors
 from review.forms import TokenIssueForm
+from review.urls import review_urls
+from review.views import CONTENT
 
 MANAGE = "review.manage_agents"
+REVIEW_PAGES = (
+    AdminPage("Merge queue", "review_merge_list", ("review.review_merges", CONTENT), "pending_merges", "pending"),
+    AdminPage("Decided merges", "review_merge_decided", ("review.review_merges", CONTENT)),
+    AdminPage("Fact timelines", "review_fact_timeline", ("review.review_facts", CONTENT), "facts_to_confirm",
+              "to confirm"),
+    AdminPage("Proposed corrections", "review_correction_list", ("review.review_facts", CONTENT),
+              "corrections_proposed", "waiting"),
+    AdminPage("Traces", "review_trace_list", ("review.review_traces", CONTENT), "traces"),
+    AdminPage("Audit log", "review_audit_list", ("review.view_auditevent",)),
+)
+admin.site.section_register(AdminSection(label="review", name="Review", index="review_index", pages=REVIEW_PAGES,
+                                         urls=review_urls, counts=selectors.review_counts))
 
 
 @admin.register(Agent)
@@ -91,6 +105,7 @@ class AgentAdmin(BoundedSearchAdmin):
 
     def token_issue_view(self, request, agent_pk):
         """Issue a token and show its secret on the response page, once; only its digest is stored."""
+
         if not request.user.has_perm(MANAGE):
             raise PermissionDenied
         agent = get_object_or_404(Agent, pk=agent_pk)

@@ -4,8 +4,6 @@ Queries that read one subject's memory match on `user_id`; the queue and the tra
 subjects (staff see every pending decision) and take `user_id` as an optional filter.
 """
 
-from memory.cypher import held_at
-
 SCHEMA = [
     # The queue reads pending proposals newest first: status then time, so the order comes from the index.
     "CREATE INDEX same_as_status_created IF NOT EXISTS FOR ()-[s:SAME_AS]-() ON (s.status, s.created_at)",
@@ -61,12 +59,11 @@ _MERGE_FILTERS = """
   AND ($older_than IS NULL OR s.created_at < $older_than) AND ($newer_than IS NULL OR s.created_at >= $newer_than)
 """
 
+# A merge as the pages show it: the person's id, and the two entities with the SAME_AS between them, whole. A pair
+# another library wrote between unowned entities is counted but not listed, so it is returned without them.
 _MERGE_COLUMNS = """
-a.user_id AS user_id, s.status AS status, s.confidence AS confidence, s.scores AS scores,
-s.evidence AS evidence, s.created_at AS created_at, s.decided_by AS decided_by, s.decided_at AS decided_at,
-s.undone_from AS undone_from, coalesce(s.added_aliases, []) AS added_aliases,
-{uid: a.uid, name: a.name, type: a.type, aliases: coalesce(a.aliases, [])} AS from,
-{uid: b.uid, name: b.name, type: b.type, aliases: coalesce(b.aliases, [])} AS into
+a.user_id AS user_id, CASE WHEN a.user_id IS NOT NULL THEN a END AS from,
+CASE WHEN a.user_id IS NOT NULL THEN s END AS same_as, CASE WHEN a.user_id IS NOT NULL THEN b END AS into
 """
 _MERGE_ROW = "RETURN " + _MERGE_COLUMNS
 
@@ -85,7 +82,7 @@ RETURN e.user_id AS user_id, e.uid AS uid, mentions
 
 # Across subjects, in one round trip: the count reads only the (status, created_at) index unless a type
 # or score filter needs the nodes, and age bounds are an index range. SAME_AS only ever joins two
-# entities of one subject (memory.cypher.SAME_AS_CREATE), so no user_id comparison is needed here.
+# entities of one subject (memory.cypher.SAME_AS_UPSERT), so no user_id comparison is needed here.
 # Ordering by both indexed properties, both descending, lets the planner seek 'pending' and stop after
 # one page; ordering by created_at alone sorts every pending proposal.
 _PENDING_WHERE = """
@@ -105,9 +102,7 @@ CALL () {
 """ + _PENDING_WHERE + """
   WITH a, s, b ORDER BY s.status DESC, s.created_at DESC SKIP $skip LIMIT $limit
   WITH """ + _MERGE_COLUMNS + """
-  RETURN collect({user_id: user_id, status: status, confidence: confidence, scores: scores, evidence: evidence,
-                  created_at: created_at, decided_by: decided_by, decided_at: decided_at, undone_from: undone_from,
-                  added_aliases: added_aliases, from: from, into: into}) AS rows
+  RETURN collect({user_id: user_id, from: from, same_as: same_as, into: into}) AS rows
 }
 RETURN total, rows
 """
@@ -157,27 +152,14 @@ FACT_TIMELINE = """
 MATCH (f:Fact {user_id: $user_id})
 WHERE toLower(f.subject) = toLower($subject)
 OPTIONAL MATCH (f)-[r:SUPERSEDED_BY]->(n:Fact {user_id: $user_id})
-RETURN f.uid AS uid, f.predicate AS predicate, f.object AS object, f.status AS status,
-       f.valid_from AS valid_from, f.valid_until AS valid_until, f.recorded_at AS recorded_at,
-       f.expired_at AS expired_at, n.uid AS newer_uid, r.reverted_at AS reverted_at, r.reverted_by AS reverted_by,
-       r.confirmed_at AS confirmed_at, r.confirmed_by AS confirmed_by
+RETURN f AS fact, r AS supersession, n.uid AS newer_uid
 ORDER BY f.predicate, coalesce(f.valid_from, f.recorded_at), f.recorded_at
 """
 
 FACT_GET = """
 MATCH (f:Fact {uid: $uid, user_id: $user_id})
 OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact {user_id: $user_id})
-RETURN f.uid AS uid, f.subject AS subject, f.predicate AS predicate, f.object AS object, f.status AS status,
-       n.uid AS newer_uid, n.object AS newer_object
-"""
-
-# The context endpoint's own as_of rule (memory.cypher.held_at), so the page shows what an agent would get.
-FACTS_AS_OF = """
-MATCH (f:Fact {user_id: $user_id})
-WHERE """ + held_at("f") + """
-RETURN f.uid AS uid, f.subject AS subject, f.predicate AS predicate, f.object AS object,
-       f.valid_from AS valid_from, f.valid_until AS valid_until, f.recorded_at AS recorded_at, f.status AS status
-ORDER BY f.subject, f.predicate, f.recorded_at
+RETURN f AS fact, n AS newer
 """
 
 # Confirming only marks the supersession as reviewed; both facts stay as they are.
@@ -210,9 +192,7 @@ TRACES_PAGE = """
 MATCH (t:ReasoningTrace)
 """ + _TRACE_FILTERS + """
 WITH t ORDER BY t.started_at DESC SKIP $skip LIMIT $limit
-RETURN t.uid AS uid, t.user_id AS user_id, t.agent_id AS agent_id, t.session_id AS session_id, t.task AS task,
-       t.outcome AS outcome, t.success AS success, t.started_at AS started_at, t.completed_at AS completed_at,
-       COUNT { (t)-[:HAS_STEP]->() } AS steps
+RETURN t.user_id AS user_id, t AS trace, COUNT { (t)-[:HAS_STEP]->() } AS steps
 """
 
 TRACES_COUNT = """
@@ -223,16 +203,7 @@ RETURN count(t) AS total
 
 TRACE_GET = """
 MATCH (t:ReasoningTrace {uid: $uid, user_id: $user_id})
-RETURN t {.uid, .user_id, .agent_id, .session_id, .task, .outcome, .success, .started_at, .completed_at} AS trace
-"""
-
-TRACE_STEPS = """
-MATCH (t:ReasoningTrace {uid: $uid, user_id: $user_id})-[hs:HAS_STEP]->(s:ReasoningStep {user_id: $user_id})
-OPTIONAL MATCH (s)-[:HAS_TOOL_CALL]->(c:ToolCall {user_id: $user_id})
-WITH hs, s, c ORDER BY c.created_at
-WITH hs, s, collect(c {.uid, .tool_name, .arguments, .result, .status, .error, .duration_ms}) AS calls
-RETURN hs.order AS order, s {.uid, .thought, .action, .observation, .created_at} AS step, calls AS tool_calls
-ORDER BY hs.order
+RETURN t AS trace
 """
 
 # Exact cosine over the same subject's traces only.
@@ -242,25 +213,28 @@ MATCH (o:ReasoningTrace {user_id: $user_id})
 WHERE o <> t AND o.task_embedding IS NOT NULL AND t.task_embedding IS NOT NULL
 WITH o, vector.similarity.cosine(t.task_embedding, o.task_embedding) AS score
 ORDER BY score DESC LIMIT $limit
-RETURN o.uid AS uid, o.task AS task, o.outcome AS outcome, o.success AS success, o.started_at AS started_at, score
+RETURN o AS trace, score
 """
 
 # --- bench_review -----------------------------------------------------------------------------
 
-BENCH_FOREIGN_NODES = "MATCH (n) WHERE NOT n:ReviewBench RETURN count(n)"
+# The bench's people have ids of their own prefix, so what it seeds is found (and removed) by its owner alone.
+BENCH_PREFIX = "review-bench-"
+BENCH_FOREIGN_NODES = "MATCH (n) WHERE NOT coalesce(n.user_id, '') STARTS WITH $prefix RETURN count(n)"
 
 BENCH_PROPOSALS_CREATE = """
 UNWIND $rows AS row
-CREATE (a:Entity:ReviewBench {uid: row.a, user_id: row.user_id, name: row.a_name, type: row.type,
-                              aliases: [], created_at: datetime()})
-CREATE (b:Entity:ReviewBench {uid: row.b, user_id: row.user_id, name: row.b_name, type: row.type,
-                              aliases: [row.b_name + ' Ltd'], created_at: datetime()})
+CREATE (a:Entity {uid: row.a, user_id: row.user_id, name: row.a_name, type: row.type, aliases: [],
+                  created_at: datetime()})
+CREATE (b:Entity {uid: row.b, user_id: row.user_id, name: row.b_name, type: row.type,
+                  aliases: [row.b_name + ' Ltd'], created_at: datetime()})
 CREATE (a)-[:SAME_AS {status: 'pending', confidence: row.score, scores: row.scores, evidence: row.evidence,
                       created_at: datetime() - duration({seconds: row.age})}]->(b)
 """
 
 BENCH_DELETE = """
-MATCH (n:ReviewBench) WITH n LIMIT $batch
+MATCH (n:Entity) WHERE n.user_id STARTS WITH $prefix
+WITH n LIMIT $batch
 DETACH DELETE n
 RETURN count(*)
 """
@@ -289,3 +263,4 @@ CALL () {
 }
 RETURN pending_merges, facts_to_confirm, traces
 """
+

@@ -1,12 +1,12 @@
 """Reads of the review pages. Those that read one subject's memory take its `user_id` and use it."""
 
-import json
 from datetime import UTC, datetime, timedelta
 
 from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 
 from memory.models import Agent, Correction, CorrectionStatus, Subject
+from memory.graph import ReasoningTrace
 from memory.selectors import item_texts, subject_find
 from memory.wording import predicate_words
 from portal.exceptions import NotFound
@@ -37,16 +37,13 @@ def _merge_params(*, type: str | None, band: str | None, age: str | None) -> dic
     return {"type": type or None, "min_score": low, "max_score": high, "older_than": older, "newer_than": newer}
 
 
-def _merge_row(row: dict) -> dict:
-    return {**row, "scores": json.loads(row["scores"] or "{}"), "evidence": json.loads(row["evidence"] or "{}")}
-
-
 def _with_mentions(found: list[dict], *, per_entity: int = 2) -> list[dict]:
-    """Return merge rows whose two entities each carry the latest messages that mention them."""
-    wanted = [{"user_id": row["user_id"], "uid": row[side]["uid"]} for row in found for side in ("from", "into")]
+    """Return merge rows with the latest messages that mention each of their two entities (`from_mentions`,
+    `into_mentions`)."""
+    wanted = [{"user_id": row["user_id"], "uid": row[side].uid} for row in found for side in ("from", "into")]
     mentions = {(m["user_id"], m["uid"]): m["mentions"] for m in rows(cypher.ENTITY_MENTIONS, {
         "entities": wanted, "per_entity": per_entity})} if wanted else {}
-    return [{**row, **{side: {**row[side], "mentions": mentions.get((row["user_id"], row[side]["uid"]), [])}
+    return [{**row, **{f"{side}_mentions": mentions.get((row["user_id"], row[side].uid), [])
                        for side in ("from", "into")}} for row in found]
 
 
@@ -56,15 +53,15 @@ def merge_proposal_page(*, user_id: str | None, type: str | None = None, band: s
     params = {**_merge_params(type=type, band=band, age=age), "user_id": user_id,
               "skip": (page - 1) * per_page, "limit": per_page}
     if user_id:
-        found = rows(cypher.MERGES_PENDING_FOR_USER, params)
+        found = rows(cypher.MERGES_PENDING_FOR_USER, params, instances=True)
         count = scalar(cypher.MERGES_PENDING_FOR_USER_COUNT, params)
     else:
         params["newer_than"] = params["newer_than"] or EARLIEST
         params["older_than"] = params["older_than"] or LATEST
-        page = rows(cypher.MERGES_PENDING, params)[0]
+        page = rows(cypher.MERGES_PENDING, params, instances=True)[0]
         found, count = page["rows"], page["total"]
     # A pending SAME_AS another library wrote between unowned entities is counted on the index, not listed.
-    return {"rows": _with_mentions([_merge_row(row) for row in found if row["user_id"]]), "count": count}
+    return {"rows": _with_mentions([row for row in found if row["user_id"]]), "count": count}
 
 
 def merge_decided_page(*, user_id: str | None, type: str | None = None, band: str | None = None,
@@ -72,7 +69,7 @@ def merge_decided_page(*, user_id: str | None, type: str | None = None, band: st
     """Return one page of decided merges (confirmed, automatic, rejected), latest decision first."""
     params = {**_merge_params(type=type, band=band, age=age), "user_id": user_id,
               "skip": (page - 1) * per_page, "limit": per_page}
-    return [_merge_row(row) for row in rows(cypher.MERGES_DECIDED, params) if row["user_id"]]
+    return [row for row in rows(cypher.MERGES_DECIDED, params, instances=True) if row["user_id"]]
 
 
 def merge_names(*, user_id: str, from_uid: str, into_uid: str) -> dict:
@@ -95,7 +92,8 @@ def facts_to_confirm_people(*, limit: int = 50) -> list[dict]:
 
 
 def fact_get(*, user_id: str, uid: str) -> dict:
-    found = rows(cypher.FACT_GET, {"user_id": user_id, "uid": uid})
+    """Return one of the subject's facts (`fact`) and the fact that superseded it (`newer`, or None)."""
+    found = rows(cypher.FACT_GET, {"user_id": user_id, "uid": uid}, instances=True)
     if not found:
         raise NotFound("No fact with that id.")
     return found[0]
@@ -106,14 +104,15 @@ def fact_timeline(*, user_id: str, subject: str, now: datetime | None = None) ->
 
     A fact is drawn from when it held (valid_from, else when it was recorded) to when it stopped
     (valid_until, else when it expired), or to now while it holds. A stated date (valid_from "2025-03-03")
-    is placed at the start of its day; `start` and `end` keep what was stated, for display.
+    is placed at the start of its day; `start` and `end` keep what was stated, for display. Each bar holds its
+    `fact`, the `supersession` that replaced it (confirmed or reverted by whom) and the `newer_uid` it led to.
     """
     now = now or timezone.now()
     facts = []
-    for fact in rows(cypher.FACT_TIMELINE, {"user_id": user_id, "subject": subject}):
-        start = fact["valid_from"] or fact["recorded_at"]
-        end = fact["valid_until"] or fact["expired_at"]
-        facts.append({**fact, "start": start, "end": end, "start_at": moment(start),
+    for row in rows(cypher.FACT_TIMELINE, {"user_id": user_id, "subject": subject}, instances=True):
+        start = row["fact"].valid_from or row["fact"].recorded_at
+        end = row["fact"].valid_until or row["fact"].expired_at
+        facts.append({**row, "start": start, "end": end, "start_at": moment(start),
                       "end_at": moment(end) if end else None})
     if not facts:
         return {"predicates": [], "axis": []}
@@ -128,16 +127,11 @@ def fact_timeline(*, user_id: str, subject: str, now: datetime | None = None) ->
     for fact in facts:
         left = x(fact["start_at"])
         fact["x"], fact["width"] = left, max(x(fact["end_at"] or now) - left, 3)
-        predicates.setdefault(fact["predicate"], []).append(fact)
+        predicates.setdefault(fact["fact"].predicate, []).append(fact)
     axis = [{"x": x(first + (last - first) * i / 4), "label": first + (last - first) * i / 4} for i in range(5)]
     return {"predicates": [{"predicate": p, "words": predicate_words(p), "facts": fs,
                             "height": 26 * len(fs) + 8} for p, fs in predicates.items()],
             "axis": axis, "width": TIMELINE_WIDTH}
-
-
-def facts_as_of(*, user_id: str, as_of: datetime) -> list[dict]:
-    """Return the subject's facts that held at a past moment, as the context endpoint's `as_of` sees them."""
-    return rows(cypher.FACTS_AS_OF, {"user_id": user_id, "as_of": moment(as_of)})
 
 
 def _trace_params(*, user_id, agent_id, session_id, outcome, since, until) -> dict:
@@ -151,34 +145,22 @@ def trace_page(*, user_id: str | None = None, agent_id: str | None = None, sessi
     """Return one page of reasoning traces, newest first, with the total count."""
     params = _trace_params(user_id=user_id, agent_id=agent_id, session_id=session_id, outcome=outcome,
                            since=since, until=until)
-    found = rows(cypher.TRACES_PAGE, {**params, "skip": (page - 1) * per_page, "limit": per_page})
+    found = rows(cypher.TRACES_PAGE, {**params, "skip": (page - 1) * per_page, "limit": per_page}, instances=True)
     return {"count": scalar(cypher.TRACES_COUNT, params), "rows": [row for row in found if row["user_id"]]}
 
 
-def trace_get(*, user_id: str, uid: str) -> dict:
-    """Return a trace with its steps in order, each with its tool calls (arguments and results decoded)."""
-    trace = scalar(cypher.TRACE_GET, {"user_id": user_id, "uid": uid})
-    if trace is None:
+def trace_get(*, user_id: str, uid: str) -> ReasoningTrace:
+    """Return one of the subject's reasoning traces."""
+    found = rows(cypher.TRACE_GET, {"user_id": user_id, "uid": uid}, instances=True)
+    if not found:
         raise NotFound("No reasoning trace with that id.")
-    trace["steps"] = [
-        {"order": row["order"], **row["step"],
-         "tool_calls": [{**call, "arguments": _decoded(call["arguments"]), "result": _decoded(call["result"])}
-                        for call in row["tool_calls"]]}
-        for row in rows(cypher.TRACE_STEPS, {"user_id": user_id, "uid": uid})
-    ]
-    return trace
-
-
-def _decoded(text):
-    try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False) if text is not None else None
-    except ValueError:
-        return text
+    return found[0]["trace"]
 
 
 def trace_similar(*, user_id: str, uid: str, limit: int = 5) -> list[dict]:
-    """Return the subject's other traces whose task is nearest by exact cosine of the task embeddings."""
-    return rows(cypher.TRACES_SIMILAR, {"user_id": user_id, "uid": uid, "limit": limit})
+    """Return the subject's other traces (`trace`) whose task is nearest by exact cosine of the task embeddings
+    (`score`)."""
+    return rows(cypher.TRACES_SIMILAR, {"user_id": user_id, "uid": uid, "limit": limit}, instances=True)
 
 
 def agent_list_with_usage() -> QuerySet[Agent]:
@@ -223,6 +205,7 @@ def review_counts(*, cap: int) -> dict[str, int]:
 def correction_proposal_page(*, page: int, per_page: int) -> dict:
     """Return one page of the corrections agents proposed that wait for a decision, oldest first, each with
     the text of the item it corrects."""
+
     waiting = Correction.objects.filter(status=CorrectionStatus.PROPOSED).select_related("subject__account", "agent")
     start = (page - 1) * per_page
     found = list(waiting.order_by("created_at", "pk")[start:start + per_page])

@@ -49,23 +49,29 @@ def merge_undo(*, user_id: str, from_uid: str, into_uid: str, actor: Actor) -> N
 
 
 @transaction.atomic
+def _supersession_decide(query: str, *, action: str, user_id: str, fact_uid: str, actor: Actor, states) -> str:
+    """Decide on a superseded fact; `states(newer)` gives the audit row's before and after, given the uid of the fact
+    that replaced it, which is returned."""
+    newer = graphdb.scalar(query, {"user_id": user_id, "uid": fact_uid, "actor": actor_label(actor)})
+    if newer is None:
+        raise NotFound("No superseded fact with that id.")
+    before, after = states(newer)
+    audit_record(actor=actor, action=action, user_id=user_id, target_type="fact", target_id=fact_uid,
+                 before=before, after=after)
+    return newer
+
+
 def fact_confirm(*, user_id: str, fact_uid: str, actor: Actor) -> str:
     """Confirm that a superseded fact was rightly replaced; return the fact that replaced it."""
-    newer = graphdb.scalar(cypher.FACT_CONFIRM, {"user_id": user_id, "uid": fact_uid, "actor": actor_label(actor)})
-    if newer is None:
-        raise NotFound("No superseded fact with that id.")
-    audit_record(actor=actor, action="fact.confirm", user_id=user_id, target_type="fact", target_id=fact_uid,
-                 before={"status": "superseded", "superseded_by": newer},
-                 after={"status": "superseded", "confirmed": True, "superseded_by": newer})
-    return newer
+    return _supersession_decide(cypher.FACT_CONFIRM, action="fact.confirm", user_id=user_id, fact_uid=fact_uid,
+                                actor=actor, states=lambda newer: (
+                                    {"status": "superseded", "superseded_by": newer},
+                                    {"status": "superseded", "confirmed": True, "superseded_by": newer}))
 
 
-@transaction.atomic
 def fact_revert(*, user_id: str, fact_uid: str, actor: Actor) -> str:
     """Make a superseded fact current again and retract the fact that replaced it; return the latter."""
-    newer = graphdb.scalar(cypher.FACT_REVERT, {"user_id": user_id, "uid": fact_uid, "actor": actor_label(actor)})
-    if newer is None:
-        raise NotFound("No superseded fact with that id.")
-    audit_record(actor=actor, action="fact.revert", user_id=user_id, target_type="fact", target_id=fact_uid,
-                 before={fact_uid: "superseded", newer: "current"}, after={fact_uid: "current", newer: "retracted"})
-    return newer
+    return _supersession_decide(cypher.FACT_REVERT, action="fact.revert", user_id=user_id, fact_uid=fact_uid,
+                                actor=actor, states=lambda newer: (
+                                    {fact_uid: "superseded", newer: "current"},
+                                    {fact_uid: "current", newer: "retracted"}))

@@ -1,4 +1,4 @@
-"""The review pages, mounted on the staff admin site by PortalAdminSite.get_urls().
+"""The review pages, mounted on the staff admin site as the Review section (review/admin.py).
 
 Each URL is named after its operation, as its view, service and Cypher are: `review_merge_approve`
 -> views.merge_approve -> services.merge_approve -> cypher.MERGE_APPROVE.
@@ -10,7 +10,8 @@ from review import views
 
 
 def review_urls(site) -> list:
-    """Return the review pages under review/, each behind the site's staff check."""
+    """Return the review pages under review/, each behind the site's staff check and framed as its pages."""
+
     pages = [
         ("", views.index, "review_index"),
         ("merges/", views.merge_list, "review_merge_list"),
@@ -32,4 +33,5 @@ def review_urls(site) -> list:
         ("audit/", views.audit_list, "review_audit_list"),
         ("audit/export.csv", views.audit_export, "review_audit_export"),
     ]
-    return [path(f"review/{route}", site.admin_view(view), name=name) for route, view, name in pages]
+    return [path(f"review/{route}", site.admin_view(views.on_site(view, site)), name=name)
+            for route, view, name in pages]

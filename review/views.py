@@ -7,7 +7,7 @@ whose memory. The site's `admin_view` (see urls.py) already requires an active s
 import csv
 from functools import wraps
 
-from django.contrib import admin, messages
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, StreamingHttpResponse
@@ -21,7 +21,8 @@ from memory import services as memory_services
 from memory.forms import CorrectionForm
 from memory.kinds import FACTS, TRACES
 from memory.selectors import subject_find, unowned_counts
-from portal.exceptions import ApplicationError, NotFound
+from memory.views import correction_decide
+from portal.exceptions import ApplicationError, NotFound, found
 from review import selectors, services
 from review.forms import AsOfForm, AuditFilterForm, MergeFilterForm, ReasonForm, TraceFilterForm
 
@@ -44,8 +45,20 @@ def requires(*perms):
     return decorate
 
 
+def on_site(view, site):
+    """Serve a page on the admin site that mounts it, framed as that site's pages (its each_context)."""
+
+    @wraps(view)
+    def serve(request, *args, **kwargs):
+        request.admin_site = site
+        return view(request, *args, **kwargs)
+
+    return serve
+
+
 def _render(request, template: str, title: str, **context):
-    return TemplateResponse(request, template, {**admin.site.each_context(request), "title": title, **context})
+    return TemplateResponse(request, template, {**request.admin_site.each_context(request), "title": title,
+                                                **context})
 
 
 def _page_number(request) -> int:
@@ -53,13 +66,6 @@ def _page_number(request) -> int:
         return max(int(request.GET.get("page", 1)), 1)
     except ValueError:
         return 1
-
-
-def _found(read, **kwargs):
-    try:
-        return read(**kwargs)
-    except NotFound as exc:
-        raise Http404(exc.message)
 
 
 def _with_emails(rows: list[dict]) -> list[dict]:
@@ -165,11 +171,11 @@ def merge_decided(request):
 @require_http_methods(["GET", "POST"])
 def merge_undo(request, user_id, from_uid, into_uid):
     if request.method == "POST":
-        _found(services.merge_undo, user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=request.user)
+        found(services.merge_undo, user_id=user_id, from_uid=from_uid, into_uid=into_uid, actor=request.user)
         messages.success(request, "Merge undone: both entities are as they were before it, and the pair will "
                                   "not be proposed again.")
         return redirect("admin:review_merge_decided")
-    names = _found(selectors.merge_names, user_id=user_id, from_uid=from_uid, into_uid=into_uid)
+    names = found(selectors.merge_names, user_id=user_id, from_uid=from_uid, into_uid=into_uid)
     if request.user.has_perm(CONTENT):
         services.memory_view_record(actor=request.user, user_ids={user_id}, page="merge_undo", target_id=from_uid)
     return _render(request, "review/merge_undo.html", "Undo this merge?", user_id=user_id, from_uid=from_uid,
@@ -182,6 +188,7 @@ def merge_undo(request, user_id, from_uid, into_uid):
 @require_GET
 def fact_timeline(request):
     """Show one person's fact timelines; before a person is chosen, the people whose facts wait to be confirmed."""
+
     user_text, subject_text = request.GET.get("user", ""), request.GET.get("subject", "")
     context = {"user_text": user_text, "subject_text": subject_text}
     if not user_text:
@@ -201,26 +208,26 @@ def fact_timeline(request):
 @requires("review.review_facts")
 @require_http_methods(["GET", "POST"])
 def fact_revert(request, user_id, uid):
-    fact = _found(selectors.fact_get, user_id=user_id, uid=uid)
+    found_fact = found(selectors.fact_get, user_id=user_id, uid=uid)
     subject = _subject_or_404(user_id)
-    back = f"{reverse('admin:review_fact_timeline')}?user={user_id}&subject={fact['subject']}"
+    back = f"{reverse('admin:review_fact_timeline')}?user={user_id}&subject={found_fact['fact'].subject}"
     if request.method == "POST":
-        _found(services.fact_revert, user_id=user_id, fact_uid=uid, actor=request.user)
+        found(services.fact_revert, user_id=user_id, fact_uid=uid, actor=request.user)
         messages.success(request, "Reverted: the older fact is current again; the newer one is kept, retracted.")
         return redirect(back)
     if request.user.has_perm(CONTENT):
         services.memory_view_record(actor=request.user, user_ids={user_id}, page="fact_revert", target_id=uid)
-    return _render(request, "review/fact_revert.html", "Revert this supersession?", fact=fact, person=subject,
-                   newer={**fact, "object": fact["newer_object"], "status": "current"}, back=back)
+    return _render(request, "review/fact_revert.html", "Revert this supersession?", fact=found_fact["fact"],
+                   person=subject, newer=found_fact["newer"], back=back)
 
 
 @requires("review.review_facts")
 @require_POST
 def fact_confirm(request, user_id, uid):
-    fact = _found(selectors.fact_get, user_id=user_id, uid=uid)
-    _found(services.fact_confirm, user_id=user_id, fact_uid=uid, actor=request.user)
+    fact = found(selectors.fact_get, user_id=user_id, uid=uid)["fact"]
+    found(services.fact_confirm, user_id=user_id, fact_uid=uid, actor=request.user)
     messages.success(request, "Supersession confirmed.")
-    return redirect(f"{reverse('admin:review_fact_timeline')}?user={user_id}&subject={fact['subject']}")
+    return redirect(f"{reverse('admin:review_fact_timeline')}?user={user_id}&subject={fact.subject}")
 
 
 @requires("review.review_facts", CONTENT)
@@ -230,7 +237,7 @@ def fact_as_of(request):
     form = AsOfForm(request.GET)
     facts = None
     if form.is_valid():
-        facts = selectors.facts_as_of(user_id=subject.user_id, as_of=form.cleaned_data["as_of"])
+        facts = memory_selectors.facts_as_of(user_id=subject.user_id, as_of=form.cleaned_data["as_of"])
         services.memory_view_record(actor=request.user, user_ids={subject.user_id}, page="facts_as_of")
     return _render(request, "review/fact_as_of.html", "Facts as of a moment", form=form, facts=facts,
                    person=subject)
@@ -240,7 +247,7 @@ def fact_as_of(request):
 @require_http_methods(["GET", "POST"])
 def fact_correct(request, user_id, uid):
     subject = _subject_or_404(user_id)
-    fact = _found(memory_selectors.item_get, user_id=subject.user_id, kind=FACTS.name, uid=uid)
+    fact = found(memory_selectors.item_get, user_id=subject.user_id, kind=FACTS.name, uid=uid)
     back = f"{reverse('admin:review_fact_timeline')}?user={user_id}&subject={fact['subject']}"
     form = CorrectionForm(request.POST or None, kind=FACTS.name, item=fact)
     if request.method == "POST" and form.is_valid():
@@ -271,12 +278,8 @@ def correction_list(request):
 
 
 def _correction_decide(request, public_id, decide, done: str):
-    correction = _found(selectors.correction_proposal_get, public_id=public_id)
-    try:
-        decide(correction=correction, actor=request.user)
-        messages.success(request, done)
-    except ApplicationError as exc:
-        messages.warning(request, exc.message)
+    correction = found(selectors.correction_proposal_get, public_id=public_id)
+    correction_decide(request, correction=correction, decide=decide, done=done)
     return redirect("admin:review_correction_list")
 
 
@@ -312,9 +315,10 @@ def trace_list(request):
 @requires("review.review_traces", CONTENT)
 @require_GET
 def trace_detail(request, user_id, uid):
-    trace = _found(selectors.trace_get, user_id=user_id, uid=uid)
+    trace = found(selectors.trace_get, user_id=user_id, uid=uid)
     services.memory_view_record(actor=request.user, user_ids={user_id}, page="trace_detail", target_id=uid)
     return _render(request, "review/trace_detail.html", "Reasoning trace", trace=trace,
+                   steps=memory_selectors.trace_steps(user_id=user_id, uid=uid),
                    similar=selectors.trace_similar(user_id=user_id, uid=uid),
                    email=selectors.subject_labels(user_ids={user_id}).get(user_id, ""))
 
@@ -322,10 +326,10 @@ def trace_detail(request, user_id, uid):
 @requires("review.review_traces")
 @require_http_methods(["GET", "POST"])
 def trace_delete(request, user_id, uid):
-    _found(selectors.trace_get, user_id=user_id, uid=uid)
+    found(selectors.trace_get, user_id=user_id, uid=uid)
     form = ReasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        deleted = _found(memory_services.item_delete, user_id=user_id, kind=TRACES.name, uid=uid, actor=request.user,
+        deleted = found(memory_services.item_delete, user_id=user_id, kind=TRACES.name, uid=uid, actor=request.user,
                          reason=form.cleaned_data["reason"])
         messages.success(request, f"Trace deleted ({deleted} nodes with its steps and tool calls).")
         return redirect("admin:review_trace_list")

@@ -1,46 +1,29 @@
 """Shared fixtures: a real Neo4j (refused when it holds data), a real Redis, a real worker, and the
 subjects, agents and authenticated API clients that every app's tests use."""
 
-import contextlib
 import itertools
 import os
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 import redis
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.test import override_settings
 from django.contrib.auth.models import Permission
 from django.test import Client
 from neomodel import db
 from rest_framework.test import APIClient
 
 from memory import services
-from portal import graphdb
 from memory.models import SCOPES, Agent
+from portal.processes import celery_worker_command, database_url
+from tests.support.stack import BROWSER_PASSWORD, CHROMIUM_ARGS, MARKER, ROOT, SCREENSHOTS, refuse_foreign_graph
 
-ROOT = Path(__file__).resolve().parent.parent
-# Nodes with this label mark a graph that only this suite has written to.
-MARKER = "PortalTestSuite"
-
-
-def refuse_foreign_graph():
-    """Stop the run when Neo4j holds nodes this suite did not write: it may be someone's memory."""
-    rows, _ = db.cypher_query(f"MATCH (n) WHERE NOT n:{MARKER} RETURN count(n)")
-    marked, _ = db.cypher_query(f"MATCH (n:{MARKER}) RETURN count(n)")
-    if rows[0][0] and not marked[0][0]:
-        pytest.exit(
-            f"Refusing to run: the Neo4j at {db.url} holds {rows[0][0]} nodes that this suite did not write. "
-            "Point NEO4J_URL at an empty database (make test starts one on port 7688).",
-            returncode=3,
-        )
+# Fixtures of their own modules that several tests use: a Redis, a Neo4j and two people with memory everywhere.
+pytest_plugins = ["tests.support.redis", "tests.support.neo4j", "tests.support.boundaries"]
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -69,17 +52,14 @@ def celery_worker_process(request, django_db_setup):
     Module-scoped so that tests elsewhere can rely on no worker running. Tests that let it read
     rows they wrote must commit them (transactional_db). A module sets WORKER_CONCURRENCY for a
     pool of more than one process."""
-    from portal.celery import app
+    from wiring.celery import app
 
     app.control.purge()  # tasks earlier tests queued with no worker running refer to data long gone
     log = open(ROOT / "var" / "test-worker.log", "w")
-    env = {**os.environ, "DATABASE_URL": _test_database_url()}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "prefork", "--concurrency",
-         str(getattr(request.module, "WORKER_CONCURRENCY", 1)),
-         "--queues", "celery,extraction,maintenance", "--hostname", f"test-{os.getpid()}@%h", "--loglevel", "INFO"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env,
-    )
+    env = {**os.environ, "DATABASE_URL": database_url()}
+    command = celery_worker_command(hostname=f"test-{os.getpid()}@%h", queues="celery,extraction,maintenance",
+                                    concurrency=getattr(request.module, "WORKER_CONCURRENCY", 1), loglevel="INFO")
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     deadline = time.monotonic() + 60
     while not app.control.ping(timeout=0.5):
         if proc.poll() is not None or time.monotonic() > deadline:
@@ -89,36 +69,6 @@ def celery_worker_process(request, django_db_setup):
     proc.terminate()
     proc.wait(timeout=30)
     log.close()
-
-
-def _test_database_url() -> str:
-    from django.db import connection
-
-    db_settings = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{db_settings['NAME']}"
-    return (f"postgres://{db_settings['USER']}:{db_settings['PASSWORD']}@{db_settings['HOST']}:"
-            f"{db_settings['PORT']}/{db_settings['NAME']}")
-
-
-def closed_port() -> int:
-    """Return a loopback port that nothing listens on."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def neo4j_unreachable():
-    """Point the process's graph connection at a closed port for the duration of the block."""
-    db.close_connection()
-    with override_settings(NEO4J_URL=f"bolt://neo4j:neo4j@127.0.0.1:{closed_port()}"):
-        graphdb.configure()
-        try:
-            yield
-        finally:
-            db.close_connection()
-    graphdb.configure()
 
 
 _ids = itertools.count(1)
@@ -182,11 +132,6 @@ def granted(make_subject, make_agent, api_for):
     return subject, agent, api_for(secret)
 
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
-
-
 @pytest.fixture
 def chromium(monkeypatch):
     """Return (playwright, browser): Debian's Chromium, headless; Playwright never downloads one here."""
@@ -199,9 +144,6 @@ def chromium(monkeypatch):
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
         yield pw, browser
         browser.close()
-
-
-BROWSER_PASSWORD = "a-long-passphrase-8"
 
 
 @pytest.fixture
@@ -226,8 +168,3 @@ def browser_sign_in(chromium, live_server):
         return user, page
 
     return sign_in
-
-
-def screenshot(page, name: str) -> None:
-    """Save the whole page as test-artifacts/screenshots/<name>.png."""
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

@@ -11,19 +11,13 @@ erasure): staff only, and each page refuses a staff member without its permissio
 import uuid
 
 import pytest
-from django.contrib import admin
 from django.test import Client
-from django.urls import get_resolver, reverse
+from django.urls import reverse
 from rest_framework.test import APIClient
 
-from governance import services as governance_services
-from memory import services
-from memory.selectors import item_list
-from review.urls import review_urls
-from tests.memory.test_graph import say
+from tests.support.boundaries import MISSING, STAFF, page_kwargs, patterns
 
 pytestmark = pytest.mark.django_db
-MISSING = "no-such-id"
 
 # How an agent calls each API endpoint: method, path (with {trace} and {fact} of the person named by
 # {user}) and body (with {user}); None where the endpoint serves no one person.
@@ -48,13 +42,8 @@ WITH_ITEM = {"memory-api:trace_step_add", "memory-api:trace_complete", "memory-a
 PUBLIC = {"governance:account_deleted"}
 
 
-def _patterns(namespace: str) -> dict:
-    _, resolver = get_resolver().namespace_dict[namespace]
-    return {f"{namespace}:{p.name}": p for p in resolver.url_patterns}
-
-
 def _names(namespace: str) -> list[str]:
-    return list(_patterns(namespace))
+    return list(patterns(namespace))
 
 
 def _fill(value, mapping: dict):
@@ -72,38 +61,10 @@ def _call(client, name: str, **mapping):
     return getattr(client, method)(_fill(path, mapping), _fill(body, mapping) if body else None, format="json")
 
 
-@pytest.fixture
-def people(make_subject, make_agent, api_for):
-    """Alice and Bob, each with an agent of their own and memory written through the API and the worker's step."""
-    found = {}
-    for name in ("alice", "bob"):
-        subject = make_subject()
-        agent, secret = make_agent()
-        services.grant_create(subject=subject, agent=agent)
-        api = api_for(secret)
-        message = say(api, subject.user_id, "Moved.", facts=[
-            {"subject": "user", "predicate": "RESIDES_AT", "object": f"{name}ville", "valid_from": "2024-06-01"}])
-        trace = api.post("/api/v1/traces", {"user_id": subject.user_id, "session_id": "s1", "task": "look"},
-                         format="json").json()["uid"]
-        page = Client()
-        page.force_login(subject.account)
-        export = governance_services.export_build(
-            job_id=governance_services.export_request(subject=subject).pk)
-        erasure = governance_services.erasure_request(subject=subject, scope="category", category="reasoning")
-        fact = item_list(user_id=subject.user_id, kind="facts")["items"][0]["uid"]
-        conversation = page.get("/me/conversations/").context["conversations"][0]["uid"]
-        correction = api.post(f"/api/v1/users/{subject.user_id}/facts/{fact}/corrections",
-                              {"object": f"{name}town"}, format="json").json()["correction"]
-        found[name] = {"subject": subject, "agent": agent, "api": api, "page": page, "message": message,
-                       "trace": trace, "fact": fact, "conversation": conversation, "export": export.public_id,
-                       "erasure": erasure.public_id, "correction": correction}
-    return found
-
-
 def test_every_pattern_is_covered():
     assert sorted(_names("memory-api") + _names("knowledge-api")) == sorted(API)
     # /me/ and review patterns are reversed below from their own converters; these are the ones filled.
-    converters = {key for p in _patterns("governance").values() for key in p.pattern.converters}
+    converters = {key for p in patterns("governance").values() for key in p.pattern.converters}
     assert converters <= {"kind", "category", "uid", "agent_id", "public_id"}
 
 
@@ -134,20 +95,6 @@ def test_another_persons_item_is_the_same_404_as_a_missing_one(name, people):
     assert guessed.json() == missing.json()
 
 
-def _page_kwargs(name: str, owner: dict | None) -> dict:
-    """Fill a /me/ pattern's parameters with the owner's real ids, or with missing ones when owner is None."""
-    pattern = _patterns("governance")[name]
-    values = {"kind": "facts", "category": "history"}
-    if owner is None:
-        values |= {"uid": MISSING, "agent_id": "no-such-agent", "public_id": uuid.uuid4()}
-    else:
-        erasure = name in ("governance:erasure_detail", "governance:account_deleted")
-        public_id = "correction" if "correction" in name else "erasure" if erasure else "export"
-        values |= {"uid": owner["conversation"] if "conversation" in name else owner["fact"],
-                   "agent_id": owner["agent"].agent_id, "public_id": owner[public_id]}
-    return {key: values[key] for key in pattern.pattern.converters}
-
-
 def _visit(client, url):
     response = client.get(url)
     return client.post(url) if response.status_code == 405 else response
@@ -155,7 +102,7 @@ def _visit(client, url):
 
 @pytest.mark.parametrize("name", _names("governance"))
 def test_every_page_of_my_memory_needs_sign_in(name, people):
-    url = reverse(name, kwargs=_page_kwargs(name, people["bob"]))
+    url = reverse(name, kwargs=page_kwargs(name, people["bob"]))
     response = _visit(Client(), url)
     if name in PUBLIC:
         assert response.status_code == 404  # an erasure of one category is no account deletion
@@ -163,24 +110,18 @@ def test_every_page_of_my_memory_needs_sign_in(name, people):
         assert response.status_code == 302 and response.url.startswith("/accounts/login/"), name
 
 
-WITH_IDS = [name for name, p in _patterns("governance").items() if set(p.pattern.converters) - {"kind", "category"}]
+WITH_IDS = [name for name, p in patterns("governance").items() if set(p.pattern.converters) - {"kind", "category"}]
 
 
 @pytest.mark.parametrize("name", WITH_IDS)
 def test_another_persons_ids_on_my_memory_are_the_same_404_as_missing_ones(name, people):
     alice, bob = people["alice"], people["bob"]
-    kwargs = _page_kwargs(name, bob)
+    kwargs = page_kwargs(name, bob)
     guessed = _visit(alice["page"], reverse(name, kwargs=kwargs))
-    missing = _visit(alice["page"], reverse(name, kwargs=_page_kwargs(name, None)))
+    missing = _visit(alice["page"], reverse(name, kwargs=page_kwargs(name, None)))
     assert guessed.status_code == missing.status_code == 404, name
     if name not in PUBLIC:
         assert _visit(bob["page"], reverse(name, kwargs=kwargs)).status_code in (200, 302), name
-
-
-# Staff pages: every review page, and the staff erasure the governance admin adds.
-STAFF = {p.name: p for p in review_urls(admin.site)} | {
-    p.name: p for model_admin in admin.site._registry.values() for p in model_admin.get_urls()
-    if p.name and p.name.startswith("governance_") and not p.name.startswith("governance_erasurejob_")}
 
 
 @pytest.mark.parametrize("name", sorted(STAFF))

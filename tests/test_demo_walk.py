@@ -31,12 +31,11 @@ from neomodel import db
 from governance import selectors as governance_selectors
 from governance import urls as governance_urls
 from governance.models import ErasureJob, ErasureScope, JobStatus
-from memory import selectors as memory_selectors
 from knowledge.models import RetrievalProfile
+from memory import selectors as memory_selectors
 from memory.models import Agent, CorrectionStatus, Subject
-from portal.admin_site import REVIEW_PAGES
 from review.urls import review_urls
-from tests.conftest import ROOT, SCREENSHOTS
+from tests.support.stack import ROOT, SCREENSHOTS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -237,7 +236,7 @@ def _pattern_names() -> set[str]:
     """Return every page of the person's portal, of the review app and of the admin index's Review section."""
     return ({f"governance:{p.name}" for p in governance_urls.urlpatterns}
             | {f"admin:{p.name}" for p in review_urls(admin.site)}
-            | {f"admin:{page.url_name}" for page in REVIEW_PAGES})
+            | {f"admin:{page.url_name}" for page in admin.site.section_pages("review")})
 
 
 # Operations, not pages: the walk reaches each by submitting the form that leads to it.
@@ -330,6 +329,7 @@ def _item(user_id: str, kind: str, **fields) -> dict:
 
 def _propose(client, token: str, user_id: str, kind: str, uid: str, value: dict) -> str:
     """Propose a correction as the demo assistant does, through the API; return its id."""
+
     response = client.post(f"/api/v1/users/{user_id}/{kind}/{uid}/corrections", value,
                            content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
     assert response.status_code == 202, response.content
@@ -344,7 +344,7 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server, client):
     erasure = ErasureJob.objects.get(subject=subject)
     account = ErasureJob.objects.get(scope=ErasureScope.ACCOUNT)
     export = governance_selectors.export_list(subject=subject).first()
-    conversation = next(c for c in governance_selectors.conversation_list(user_id=user)
+    conversation = next(c for c in memory_selectors.conversation_list(user_id=user)
                         if c["session_id"] == "week-6-new-job")
     items = {
         "messages": (_item(user, "messages", content="Big news: I work at Globex now."), "Big news"),

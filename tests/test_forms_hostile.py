@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
 from knowledge.models import RetrievalProfile
-from tests.test_boundaries import STAFF, _page_kwargs, _patterns, people  # noqa: F401 (people is a fixture)
+from tests.support.boundaries import STAFF, page_kwargs, patterns
 
 pytestmark = pytest.mark.django_db
 # Raw url-encoded values: 60,000 characters (the erasure form's `user` answered 500 to it), NUL with
@@ -48,10 +48,10 @@ def test_no_form_of_my_memory_answers_5xx_to_hostile_values(people):
     client = Client(raise_request_exception=False)
     client.force_login(alice["subject"].account)
     failures = []
-    for name in _patterns("governance"):
+    for name in patterns("governance"):
         if name in ("governance:account_delete", "governance:account_deleted"):
             continue  # deleting the account would end the visit; its form is checked on its own below
-        failures += _hostile_visits(client, reverse(name, kwargs=_page_kwargs(name, alice)))
+        failures += _hostile_visits(client, reverse(name, kwargs=page_kwargs(name, alice)))
     failures += _hostile_visits(client, reverse("governance:account_delete"))
     assert failures == []
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from django.core.management import load_command_class
 
-from tests.conftest import ROOT
+from tests.support.stack import ROOT
 
 # A sibling folder reached as a relative path, or named as a path component ("shared" in a
 # pathlib join, /shared/ in a path string).

@@ -12,7 +12,7 @@ case "${1:-}" in
     if running; then echo "Celery worker running (pid $(cat "$pidfile"))"; exit 0; fi
     mkdir -p "$dir"
     cd "$root"
-    .venv/bin/celery -A portal worker --beat --concurrency 2 --loglevel INFO \
+    .venv/bin/celery -A wiring worker --beat --concurrency 2 --loglevel INFO \
       --queues celery,extraction,maintenance \
       --schedule "$dir/celerybeat-schedule" --pidfile "$pidfile" --logfile "$dir/worker.log" --detach
     for _ in $(seq 1 50); do running && { echo "Celery worker running (log: var/celery/worker.log)"; exit 0; }; sleep 0.2; done

@@ -10,11 +10,12 @@ from contextlib import contextmanager
 
 import numpy as np
 from django.contrib.auth import get_user_model
-from neomodel import db
+from django.core.management.base import BaseCommand
 from rest_framework.test import APIClient
 
 from memory import services
 from memory.models import SCOPES, Agent, Subject
+from portal import graphdb
 
 # Share of each kind in a seeded graph; messages come in conversations of CONVERSATION_SIZE, and every
 # second message has a fact extracted from it.
@@ -78,11 +79,11 @@ def graph_seed(*, user_id: str, items: int, seed: int = 0) -> int:
             if label == "Message":
                 for offset in range(0, size, CONVERSATION_SIZE):
                     session = f"bench-{(start + offset) // CONVERSATION_SIZE}"
-                    db.cypher_query(SEED_MESSAGES, {"user_id": user_id, "session": session,
+                    graphdb.run(SEED_MESSAGES, {"user_id": user_id, "session": session,
                                                     "rows": rows[offset:offset + CONVERSATION_SIZE]})
                 written += size // 2
             else:
-                db.cypher_query(SEEDS[label], {"user_id": user_id, "rows": rows})
+                graphdb.run(SEEDS[label], {"user_id": user_id, "rows": rows})
             written += size
     return written
 
@@ -159,7 +160,25 @@ class OthersUnderLoad:
 
     def delete(self) -> None:
         """Delete the other people's memory, their accounts and the agent."""
+
         for other in self.people:
-            db.cypher_query(PERSON_GRAPH_DELETE, {"user_id": other.user_id})
+            graphdb.run(PERSON_GRAPH_DELETE, {"user_id": other.user_id})
             other.account.delete()
         self.agent.delete()
+
+
+class SeededPersonCommand(BaseCommand):
+    """A bench of one person with a large memory while other people's agents keep asking for context."""
+
+    def add_arguments(self, parser):
+        parser.add_argument("--items", type=int, default=100_000)
+        parser.add_argument("--others", type=int, default=4, help="other people, each with one agent")
+        parser.add_argument("--idle-seconds", type=float, default=10.0)
+
+    def person_seeded(self, *, label: str, items: int) -> tuple[Subject, int]:
+        """Create the bench's person with `items` graph items; say how long the seeding took, return how many."""
+        subject = person_create(label=label)
+        started = time.perf_counter()
+        seeded = graph_seed(user_id=subject.user_id, items=items)
+        self.stdout.write(f"seeded {seeded} items in {time.perf_counter() - started:.1f} s")
+        return subject, seeded

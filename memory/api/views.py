@@ -1,4 +1,5 @@
 import re
+from collections.abc import Callable
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer, inline_serializer
@@ -37,16 +38,6 @@ class AgentApi(APIView):
 
     def subject(self, user_id: str):
         return selectors.subject_for_agent(agent=self.agent, user_id=user_id)
-
-    def require_consent(self, subject, category: str) -> None:
-        if category not in selectors.consented_categories(subject=subject, agent=self.agent):
-            raise AccessDenied(f"The user has withdrawn consent for '{category}' memory.",
-                               {"category": category, "consent": False})
-
-
-def _not_stored(reason_category: str) -> dict:
-    return {"stored": False, "reason": "consent_withdrawn",
-            "detail": f"The user has not consented to storing '{reason_category}' memory."}
 
 
 class ContextBuildApi(AgentApi):
@@ -180,10 +171,9 @@ class TraceStartApi(AgentApi):
         data.is_valid(raise_exception=True)
         args = data.validated_data
         subject = self.subject(args["user_id"])
-        if "reasoning" not in selectors.consented_categories(subject=subject, agent=self.agent):
-            return Response({"uid": None, **_not_stored("reasoning")})
-        uid = services.trace_start(subject=subject, agent=self.agent, session_id=args["session_id"], task=args["task"])
-        return Response({"uid": uid, "stored": True}, status=status.HTTP_201_CREATED)
+        started = services.trace_start(subject=subject, agent=self.agent, session_id=args["session_id"],
+                                       task=args["task"])
+        return Response(started, status=status.HTTP_201_CREATED if started["stored"] else status.HTTP_200_OK)
 
 
 class TraceStepAddApi(AgentApi):
@@ -207,9 +197,8 @@ class TraceStepAddApi(AgentApi):
         data.is_valid(raise_exception=True)
         args = data.validated_data
         subject = self.subject(args["user_id"])
-        self.require_consent(subject, "reasoning")
         step = services.trace_step_add(
-            subject=subject, trace_uid=trace_uid, thought=args.get("thought"), action=args.get("action"),
+            subject=subject, agent=self.agent, trace_uid=trace_uid, thought=args.get("thought"), action=args.get("action"),
             observation=args.get("observation"), tool_calls=args.get("tool_calls", []),
         )
         return Response(step, status=status.HTTP_201_CREATED)
@@ -233,16 +222,28 @@ class TraceCompleteApi(AgentApi):
         data.is_valid(raise_exception=True)
         args = data.validated_data
         subject = self.subject(args["user_id"])
-        self.require_consent(subject, "reasoning")
-        services.trace_complete(subject=subject, trace_uid=trace_uid, outcome=args["outcome"], success=args["success"])
+        services.trace_complete(subject=subject, agent=self.agent, trace_uid=trace_uid, outcome=args["outcome"], success=args["success"])
         return Response({"uid": trace_uid, "completed": True})
 
 
-class ItemListApi(AgentApi):
-    """A subject's messages, facts, preferences, entities or traces, newest first, cursor-paginated; the
-    retracted versions of facts and preferences only when `include_retracted` asks for them."""
+class ItemsReadApi(AgentApi):
+    """What listing and searching a subject's items of one kind share: the filters read, then the subject's items
+    through `selector`, with consent required and retention applied."""
 
     permission_classes = [HasScope.of("context:read")]
+
+    def items_read(self, request, *, user_id: str, kind: str, selector: Callable):
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        subject = self.subject(user_id)
+        selectors.consent_require(subject=subject, agent=self.agent, category=kind_get(kind).category)
+        return selector(user_id=subject.user_id, kind=kind, **filters.validated_data,
+                        cutoffs=selectors.retention_cutoffs(subject=subject, agent=self.agent))
+
+
+class ItemListApi(ItemsReadApi):
+    """A subject's messages, facts, preferences, entities or traces, newest first, cursor-paginated; the
+    retracted versions of facts and preferences only when `include_retracted` asks for them."""
 
     @extend_schema_serializer(component_name="ItemListFilter")
     class FilterSerializer(s.StrictSerializer):
@@ -258,19 +259,11 @@ class ItemListApi(AgentApi):
         "items": serializers.ListField(child=serializers.DictField()),
         "next": serializers.CharField(allow_null=True)}))
     def get(self, request, user_id, kind):
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        subject = self.subject(user_id)
-        self.require_consent(subject, kind_get(kind).category)
-        page = selectors.item_list(user_id=subject.user_id, kind=kind, **filters.validated_data,
-                                   cutoffs=selectors.retention_cutoffs(subject=subject, agent=self.agent))
-        return Response(page)
+        return Response(self.items_read(request, user_id=user_id, kind=kind, selector=selectors.item_list))
 
 
-class ItemSearchApi(AgentApi):
+class ItemSearchApi(ItemsReadApi):
     """A subject's items of one kind whose text contains `text` (case-insensitively, as one phrase), newest first."""
-
-    permission_classes = [HasScope.of("context:read")]
 
     @extend_schema_serializer(component_name="ItemSearchFilter")
     class FilterSerializer(s.StrictSerializer):
@@ -280,13 +273,7 @@ class ItemSearchApi(AgentApi):
     @extend_schema(operation_id="memory_item_search", parameters=[FilterSerializer], responses=inline_serializer(
         "ItemSearchResult", {"items": serializers.ListField(child=serializers.DictField())}))
     def get(self, request, user_id, kind):
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        subject = self.subject(user_id)
-        self.require_consent(subject, kind_get(kind).category)
-        items = selectors.item_search(user_id=subject.user_id, kind=kind, **filters.validated_data,
-                                      cutoffs=selectors.retention_cutoffs(subject=subject, agent=self.agent))
-        return Response({"items": items})
+        return Response({"items": self.items_read(request, user_id=user_id, kind=kind, selector=selectors.item_search)})
 
 
 class ItemDetailApi(AgentApi):
@@ -299,7 +286,7 @@ class ItemDetailApi(AgentApi):
     @extend_schema(operation_id="memory_item_get", responses=OpenApiTypes.OBJECT)
     def get(self, request, user_id, kind, uid):
         subject = self.subject(user_id)
-        self.require_consent(subject, kind_get(kind).category)
+        selectors.consent_require(subject=subject, agent=self.agent, category=kind_get(kind).category)
         return Response(selectors.item_get(user_id=subject.user_id, kind=kind, uid=uid,
                                            cutoffs=selectors.retention_cutoffs(subject=subject, agent=self.agent)))
 
@@ -353,7 +340,6 @@ class CorrectionCreateApi(AgentApi):
         value = dict(data.validated_data)
         reason = value.pop("reason", "")
         subject = self.subject(user_id)
-        self.require_consent(subject, kind_get(kind).category)
         correction = services.correction_create(subject=subject, kind=kind, uid=uid, value=value, reason=reason,
                                                 actor=f"agent:{self.agent.agent_id}", agent=self.agent)
         applied = correction.status == "applied"

@@ -2,16 +2,8 @@
 
 from django.conf import settings
 
-from memory.extraction.results import (
-    ExtractedEntity,
-    ExtractedFact,
-    ExtractedMention,
-    ExtractedPreference,
-    ExtractedRelation,
-    Extraction,
-    Extractor,
-    Turn,
-)
+from memory.extraction.results import (ExtractedEntity, ExtractedFact, ExtractedMention, ExtractedPreference,
+                                       ExtractedRelation, Extraction, Extractor, Turn)
 
 __all__ = [
     "ExtractedEntity", "ExtractedFact", "ExtractedMention", "ExtractedPreference", "ExtractedRelation",

@@ -14,10 +14,10 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from django.contrib.auth import get_user_model
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.management.base import CommandError
-from neomodel import db
 
 from memory import services
 from memory.models import SCOPES, Agent, Subject
+from portal import graphdb
 
 
 class _Server(ThreadingMixIn, WSGIServer):
@@ -72,6 +72,6 @@ def replay_served(*, name: str, keep: bool = False) -> Iterator[Replay]:
         server.shutdown()
         if not keep:
             for subject in replay.people:
-                db.cypher_query("MATCH (n {user_id: $u}) DETACH DELETE n", {"u": subject.user_id})
+                graphdb.run("MATCH (n {user_id: $u}) DETACH DELETE n", {"u": subject.user_id})
                 subject.account.delete()
         replay.agent.delete()

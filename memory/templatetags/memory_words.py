@@ -13,9 +13,12 @@ DATE_FIELDS = {"valid_from", "valid_until"}
 
 
 @register.filter
-def fact(item: dict, person: str = "you") -> str:
-    """Return a fact (a dict with subject, predicate, object, ...) as a sentence; for staff, about "the person"."""
-    return wording.fact_sentence(**{**item, "person": person})
+def fact(item, person: str = "you") -> str:
+    """Return a fact (a graph.Fact, or a dict with subject, predicate, object, ...) as a sentence; for staff, about
+    "the person"."""
+    if isinstance(item, dict):
+        return wording.fact_sentence(**{**item, "person": person})
+    return wording.fact_text(item, person=person)
 
 
 # Keys by their labels: {{ fact.status|status }}, {{ "long_term"|category }}...

@@ -1,4 +1,5 @@
 import re
+from json import dumps
 
 from django import template
 from django.utils.html import escape, format_html, format_html_join
@@ -20,14 +21,15 @@ def score(value) -> str:
 
 
 @register.filter
-def score_parts(scores: dict) -> list[tuple[str, str]]:
+def score_parts(scores: dict | None) -> list[tuple[str, str]]:
     """Return the named signals of a proposal's scores that are set, each with three decimals."""
-    return [(name, score(value)) for name, value in scores.items() if name not in NOT_SCORES and value]
+    return [(name, score(value)) for name, value in (scores or {}).items() if name not in NOT_SCORES and value]
 
 
 @register.filter
 def mention(evidence: dict):
     """Return a proposal's sample text escaped, with the mention marked: its recorded spans, else its name."""
+    evidence = evidence or {}
     sample = evidence.get("sample") or ""
     spans = sorted((m["start"], m["end"]) for m in evidence.get("mentions") or []
                    if isinstance(m.get("start"), int) and 0 <= m["start"] < m["end"] <= len(sample))
@@ -48,6 +50,12 @@ def mention_of(found: dict, name: str):
     """Return a message that mentions an entity, escaped, with the mention marked (its span, else its name)."""
     return mention({"sample": found["text"], "mention": name,
                     "mentions": [{"start": found["start"], "end": found["end"]}]})
+
+
+@register.filter
+def json(value) -> str:
+    """Return a JSON value (a tool call's arguments or result) as indented JSON text."""
+    return dumps(value, indent=2, ensure_ascii=False)
 
 
 @register.filter

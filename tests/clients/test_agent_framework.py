@@ -1,28 +1,11 @@
 """A real Agent Framework agent, with a scripted model, keeps its memory in the live portal across sessions."""
 
 import asyncio
-from collections.abc import Mapping, Sequence
-from typing import Any
 
-from agent_framework import Agent, BaseChatClient, ChatResponse, Message, prepend_instructions_to_messages
+from agent_framework import Agent
 from memory_portal import AsyncMemoryPortalClient
 from memory_portal.agent_framework import MemoryPortalContextProvider, MemoryPortalHistoryProvider
-
-
-class ScriptedChatClient(BaseChatClient):
-    """Answer with canned replies and record, per call, the (role, text) pairs the model would have read."""
-
-    def __init__(self, answers: Sequence[str]):
-        super().__init__()
-        self.answers = list(answers)
-        self.calls: list[list[tuple[str, str]]] = []
-
-    async def _inner_get_response(self, *, messages: Sequence[Message], stream: bool, options: Mapping[str, Any],
-                                  **kwargs: Any) -> ChatResponse:
-        # As real chat clients do, the agent's and the providers' instructions become a system message.
-        prompt = prepend_instructions_to_messages(list(messages), options.get("instructions"), role="system")
-        self.calls.append([(m.role, m.text) for m in prompt])
-        return ChatResponse(messages=[Message("assistant", [self.answers.pop(0)])])
+from tests.support.agents import ScriptedChatClient
 
 
 def _agent(model: ScriptedChatClient, memory: AsyncMemoryPortalClient, user_id: str) -> Agent:

@@ -17,7 +17,7 @@ from memory_portal.agent_framework import MemoryPortalContextProvider, MemoryPor
 from memory import services
 from memory.models import SCOPES, Subject
 from memory.models import Agent as PortalAgent
-from tests.clients.test_agent_framework import ScriptedChatClient
+from tests.support.agents import ScriptedChatClient
 from tests.fixtures.nam import nam_adopt, nam_graph_load, nam_people
 
 

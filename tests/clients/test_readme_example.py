@@ -8,7 +8,7 @@ import sys
 
 from memory import services
 from memory.models import Agent, Subject
-from tests.conftest import ROOT
+from tests.support.stack import ROOT
 from tests.openai_server import OpenAIStub
 
 README = ROOT / "clients" / "python" / "README.md"

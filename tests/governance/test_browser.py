@@ -15,8 +15,8 @@ import pytest
 from governance import services
 from governance.models import ErasureJob, ExportJob
 from memory import services as memory_services
-from tests.conftest import screenshot
-from tests.governance.conftest import seed_memory
+from tests.support.stack import screenshot
+from tests.support.governance import seed_memory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

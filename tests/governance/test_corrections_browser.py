@@ -2,8 +2,8 @@
 
 import pytest
 
-from tests.conftest import screenshot
-from tests.governance.conftest import seed_memory
+from tests.support.stack import screenshot
+from tests.support.governance import seed_memory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

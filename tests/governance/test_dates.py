@@ -10,7 +10,7 @@ from django.test import Client
 from governance import services
 from governance.models import ExportJob
 from memory.selectors import item_list
-from tests.memory.api.test_dates import employment_history
+from tests.support.api import employment_history
 
 pytestmark = pytest.mark.django_db
 

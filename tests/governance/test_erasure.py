@@ -13,9 +13,11 @@ from neomodel import db
 
 from governance import selectors, services
 from governance.models import ErasureJob, ErasureTombstone, JobStatus
+from memory import selectors as memory_selectors
 from memory import services as memory_services
 from memory.models import ConsentRecord, Grant, MemoryAccess, Subject
-from portal.celery import app
+from memory.services import forgetting
+from wiring.celery import app
 
 pytestmark = pytest.mark.django_db
 STORES = {"neo4j": 0, "redis": 0, "broker": 0, "database": 0, "files": 0, "content": 0}
@@ -113,7 +115,8 @@ def test_erasing_memory_leaves_zero_residue_in_every_store_and_spares_others(per
 def test_an_extraction_running_during_erasure_cannot_leave_residue(person, monkeypatch):
     """A worker that derives facts from the subject's messages keeps writing while the erasure runs;
     it writes only where its message still exists (as memory.tasks.message_extract does)."""
-    monkeypatch.setattr(services, "ERASE_BATCH", 1)  # many small batches: a long window to race in
+
+    monkeypatch.setattr(forgetting, "ERASE_BATCH", 1)  # many small batches: a long window to race in
     p = person()
     user_id = p["subject"].user_id
     memory_services.messages_append(subject=p["subject"], agent=p["agent"], session_id="chat-ALPACA",
@@ -172,7 +175,7 @@ def test_erasing_history_drops_conversations_left_empty(person):
                                 {"u": p["subject"].user_id})[0])
     assert "Message" not in left and left["Fact"] == 2
     # The seeded conversation holds a reasoning trace, so it stays; the one of messages alone goes.
-    kept = selectors.conversation_list(user_id=p["subject"].user_id)
+    kept = memory_selectors.conversation_list(user_id=p["subject"].user_id)
     assert [c["session_id"] for c in kept] == ["chat-ALPACA"]
 
 

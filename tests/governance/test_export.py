@@ -12,7 +12,7 @@ from neomodel import db
 from governance import selectors, services
 from governance.models import ExportJob, JobStatus
 from memory.models import MemoryAccess
-from portal.celery import app
+from wiring.celery import app
 
 pytestmark = pytest.mark.django_db
 

@@ -27,6 +27,7 @@ from memory import ingest
 from memory import selectors as memory_selectors
 from memory import services as memory_services
 from memory.models import SCOPES, Agent, Correction, RetentionChoice, RetentionPolicy
+from memory.services import forgetting
 from portal.exceptions import ApplicationError, NotFound
 from portal.models import AuditEvent
 
@@ -99,6 +100,7 @@ def graph_mentions(word: str) -> int:
 @pytest.fixture
 def dana(member):
     """A person who said two things 40 days ago and repeated one of them 5 days ago."""
+
     p = member()
     now = timezone.now()
     p["old"] = say(p, "chat", ("user", "I work at Zebra Corp. I like quince tea.", now - 40 * DAY),
@@ -164,7 +166,7 @@ def test_expired_memory_is_in_no_read_path_and_what_newer_messages_say_stays(dan
     assert "quince" not in found["context"] and "Zebra Corp" in found["context"]
     assert not {item["id"] for item in found["items"]} & set(p["old"])
     assert not memory_selectors.item_search(user_id=user_id, kind="messages", text="quince")
-    conversation = selectors.conversation_list(user_id=user_id)[0]
+    conversation = memory_selectors.conversation_list(user_id=user_id)[0]
     assert conversation["messages"] == 2
     for url in ("/me/memory/messages/?q=quince", "/me/memory/preferences/",
                 f"/me/conversations/{conversation['uid']}/"):
@@ -259,7 +261,7 @@ def test_traces_expire_with_their_steps_and_empty_conversations_go(person):
 
 
 def test_retention_deletes_batch_after_batch_until_one_comes_back_short(person, monkeypatch):
-    monkeypatch.setattr(services, "RETENTION_BATCH", 1)  # one item a batch: each kind takes several
+    monkeypatch.setattr(forgetting, "RETENTION_BATCH", 1)  # one item a batch: each kind takes several
     monkeypatch.setattr(services, "ERASE_PASSES", 1)  # and one pass: the batches alone must delete it all
     p = person()
     for category in ("history", "long_term", "reasoning"):

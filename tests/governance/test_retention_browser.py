@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from governance import selectors
 from memory import ingest
+from memory import selectors as memory_selectors
 from memory import services as memory_services
-from tests.conftest import screenshot
+from tests.support.stack import screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,7 +53,7 @@ def test_a_shorter_history_leaves_context_and_pages_and_an_item_leads_to_its_age
     say(("user", "Any ramen place near the station?", now))  # the turn that context served
     memory_services.access_queue_drain()  # what the worker's Beat task runs
 
-    conversation = selectors.conversation_list(user_id=subject.user_id)[0]["uid"]
+    conversation = memory_selectors.conversation_list(user_id=subject.user_id)[0]["uid"]
     page.goto(f"{live_server.url}/me/conversations/{conversation}/")
     table = page.locator("#messages").inner_text()
     assert "Kyoto" not in table.split("was given")[0] and "I love ramen" in table

@@ -9,7 +9,7 @@ from neomodel import db
 from governance import services
 from governance.models import ErasureJob, ErasureScope, ExportJob, JobStatus
 from governance.tasks import export_build_task, subject_erase_task
-from tests.conftest import neo4j_unreachable
+from tests.support.stack import neo4j_unreachable
 
 pytestmark = pytest.mark.django_db
 

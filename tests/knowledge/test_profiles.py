@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from knowledge import cypher
 from knowledge.models import RetrievalProfile
 from knowledge.selectors import retrieval_profile_problems
+from knowledge.services import retrieval_profile_check
 
 
 def test_the_demo_enrichment_query_is_accepted(make_profile):
@@ -74,10 +75,10 @@ def test_indexes_are_checked_against_show_indexes(make_profile, fields, field, m
 
 
 @pytest.mark.django_db
-def test_full_clean_raises_the_problems_by_field(make_profile):
+def test_the_check_raises_the_problems_by_field(make_profile):
     profile = make_profile(retrieval_query="CREATE (:Planted) RETURN 'x' AS text, 1.0 AS score")
 
     with pytest.raises(ValidationError) as raised:
-        profile.full_clean()
+        retrieval_profile_check(profile=profile)
 
     assert set(raised.value.message_dict) == {"retrieval_query"}

@@ -20,7 +20,7 @@ from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 from playwright.async_api import async_playwright
 
 from memory.models import Agent, AgentToken
-from tests.conftest import BROWSER_PASSWORD, CHROMIUM_ARGS, ROOT, SCREENSHOTS
+from tests.support.stack import BROWSER_PASSWORD, CHROMIUM_ARGS, ROOT, SCREENSHOTS
 
 REDIRECT = "http://127.0.0.1:33418/callback"
 

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from agents_mcp.tools import BY_NAME, NOBODY, input_schemas
 from memory.models import AgentToken
-from tests.mcp.conftest import call, mcp_client, seed
+from tests.support.mcp import call, mcp_client, seed
 
 MISSING = "no-such-id"
 # A value of every JSON type, and text a store or a path could choke on (a lone surrogate, which the client

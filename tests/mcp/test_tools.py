@@ -11,7 +11,7 @@ from agents_mcp.tools import TOOLS
 from memory import services as memory_services
 from memory.models import MemoryAccessItem
 from portal.models import AuditEvent
-from tests.mcp.conftest import EVERYTHING, call, mcp_client, seed
+from tests.support.mcp import EVERYTHING, call, mcp_client, seed
 
 METHODS = ("get", "post", "put", "patch", "delete")
 

@@ -88,7 +88,7 @@ def test_the_pages_show_who_used_an_item_and_what_each_turn_was_given_only_to_th
     ask(api, bob, "chat", "Where do I work?")
     services.access_queue_drain()
     fact = next(f["uid"] for f in selectors.item_list(user_id=alice.user_id, kind="facts")["items"])
-    conversation = governance_selectors.conversation_list(user_id=alice.user_id)[0]["uid"]
+    conversation = selectors.conversation_list(user_id=alice.user_id)[0]["uid"]
 
     client = Client()
     client.force_login(alice.account)

@@ -5,8 +5,9 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 
-from memory.embeddings import CachedEmbedder, MiniLMEmbedder, MiniLMInt8Embedder, embedding_dimensions, get_embedder
-from tests.conftest import ROOT
+from memory.embeddings import (CachedEmbedder, MiniLMEmbedder, MiniLMInt8Embedder, embedding_dimensions,
+                               get_embedder)
+from tests.support.stack import ROOT
 
 REFERENCE = json.loads((ROOT / "data" / "minilm" / "minilm_reference.json").read_text())
 

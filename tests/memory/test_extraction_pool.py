@@ -11,7 +11,7 @@ import pytest
 from neomodel import db
 
 from memory.extraction.names import name_core
-from tests.memory.test_order_independence import (
+from tests.support.graph import (
     assert_same_graph,
     conversation_append,
     extract_in_order,

@@ -5,27 +5,12 @@ the value written (a stated date may be a date, a moment is a datetime)."""
 import pytest
 from neomodel import db
 
-from memory import graph, ingest
 from review import services as review_services
-from tests.conftest import MARKER
-from tests.memory.api.test_messages import _append
+from tests.support.api import say
+from tests.support.graph import (NODE_PROPERTIES, RELATIONSHIP_PROPERTIES, declared_nodes, declared_relationships,
+                                  properties_written, undeclared)
 
 pytestmark = pytest.mark.django_db
-
-# A write lock: set and removed in the same statement, or a counter no reader uses; not data.
-LOCKS = {"_lock"}
-# Neo4j value types each declared property class can hold.
-HOLDS = {
-    graph.StatedTimeProperty: {"DATE", "ZONED DATETIME"},
-}
-
-
-def say(client, user_id, content, session="s1", **fields) -> str:
-    response = _append(client, user_id, [{"role": "user", "content": content, **fields}], session=session)
-    assert response.status_code == 201, response.json()
-    uid = response.json()["results"][0]["uid"]
-    assert ingest.message_extract(message_uid=uid, user_id=user_id) == "done"
-    return uid
 
 
 @pytest.fixture
@@ -66,67 +51,16 @@ def everything(granted):
     return user
 
 
-def _written(query: str) -> dict[tuple[str, str], set[str]]:
-    rows, _ = db.cypher_query(query, {"marker": MARKER})
-    return {(owner, key): {t.removesuffix(" NOT NULL") for t in types} for owner, key, types in rows}
-
-
-NODE_PROPERTIES = """
-MATCH (n) WHERE NOT $marker IN labels(n)
-UNWIND keys(n) AS key
-RETURN head(labels(n)), key, collect(DISTINCT valueType(n[key]))
-"""
-
-RELATIONSHIP_PROPERTIES = """
-MATCH ()-[r]->() UNWIND keys(r) AS key
-RETURN type(r), key, collect(DISTINCT valueType(r[key]))
-"""
-
-
-def _declared_nodes() -> dict[str, dict]:
-    return {cls.__label__: {prop.db_property or name: prop
-                            for name, prop in cls.defined_properties(aliases=False, rels=False).items()}
-            for cls in graph.NODES}
-
-
-def _declared_relationships() -> dict[str, dict]:
-    declared = {}
-    for cls in graph.NODES:
-        for rel in cls.defined_properties(aliases=False, properties=False).values():
-            model = rel.definition["model"]
-            if model is not None:
-                declared[rel.definition["relation_type"]] = model.defined_properties(aliases=False, rels=False)
-            else:
-                declared.setdefault(rel.definition["relation_type"], {})
-    return declared
-
-
-def _undeclared(written: dict, declared: dict) -> list[str]:
-    problems = []
-    for (owner, key), types in sorted(written.items()):
-        if key in LOCKS:
-            continue
-        prop = declared.get(owner, {}).get(key)
-        if prop is None:
-            problems.append(f"{owner}.{key} ({', '.join(sorted(types))}) is written but not declared")
-        elif type(prop) in HOLDS and not types <= HOLDS[type(prop)]:
-            problems.append(f"{owner}.{key} holds {types}, declared {type(prop).__name__}")
-        elif any(t in ("DATE", "ZONED DATETIME") for t in types) and type(prop) not in HOLDS and not (
-                types == {"ZONED DATETIME"} and isinstance(prop, graph.DateTimeNeo4jFormatProperty)):
-            problems.append(f"{owner}.{key} holds {types}, declared {type(prop).__name__}")
-    return problems
-
-
 def test_every_node_property_the_product_writes_is_declared(everything):
-    assert _undeclared(_written(NODE_PROPERTIES), _declared_nodes()) == []
+    assert undeclared(properties_written(NODE_PROPERTIES), declared_nodes()) == []
 
 
 def test_every_relationship_property_the_product_writes_is_declared(everything):
-    written = _written(RELATIONSHIP_PROPERTIES)
-    declared = _declared_relationships()
+    written = properties_written(RELATIONSHIP_PROPERTIES)
+    declared = declared_relationships()
     types, _ = db.cypher_query("MATCH ()-[r]->() RETURN collect(DISTINCT type(r))")
     assert sorted(set(types[0][0]) - set(declared)) == []
-    assert _undeclared(written, declared) == []
+    assert undeclared(written, declared) == []
 
 
 def test_a_stated_date_stays_a_date_and_a_moment_a_datetime(everything):

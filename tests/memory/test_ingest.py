@@ -5,14 +5,14 @@ from neomodel import db
 
 from memory import ingest, services
 from review import services as review_services
-from tests.memory.api.test_messages import _append
+from tests.support.api import append
 
 pytestmark = pytest.mark.django_db
 
 
 def _say(client, user_id, content, session="s1", **explicit):
     """Append one user message and run its extraction now; return the message uid."""
-    body = _append(client, user_id, [{"role": "user", "content": content, **explicit}], session=session).json()
+    body = append(client, user_id, [{"role": "user", "content": content, **explicit}], session=session).json()
     uid = body["results"][0]["uid"]
     assert ingest.message_extract(message_uid=uid, user_id=user_id) == "done"
     return uid
@@ -181,7 +181,7 @@ def test_preferences_supersede_when_they_contradict(granted):
 def test_consent_is_checked_when_the_task_runs(granted):
     subject, agent, client = granted
     user = subject.user_id
-    uid = _append(client, user, [{"role": "user", "content": "I live in Lisbon."}]).json()["results"][0]["uid"]
+    uid = append(client, user, [{"role": "user", "content": "I live in Lisbon."}]).json()["results"][0]["uid"]
     services.consent_record(subject=subject, agent=agent, category="long_term", granted=False)
     assert ingest.message_extract(message_uid=uid, user_id=user) == "skipped"
     assert _facts(user) == []
@@ -192,7 +192,7 @@ def test_consent_is_checked_when_the_task_runs(granted):
 def test_a_message_deleted_before_its_task_runs_is_left_alone(granted):
     subject, _, client = granted
     user = subject.user_id
-    uid = _append(client, user, [{"role": "user", "content": "I live in Lisbon."}]).json()["results"][0]["uid"]
+    uid = append(client, user, [{"role": "user", "content": "I live in Lisbon."}]).json()["results"][0]["uid"]
     services.item_delete(user_id=user, kind="messages", uid=uid, actor="test")
     assert ingest.message_extract(message_uid=uid, user_id=user) == "gone"
     assert _counts(user)[0].get("Fact") is None and _counts(user)[0].get("Entity") is None

@@ -7,14 +7,14 @@ import pytest
 from neomodel import db
 
 from memory import ingest, services
-from tests.memory.api.test_messages import _append
+from tests.support.api import append
 
 pytestmark = pytest.mark.django_db
 
 
 def _append_all(client, user_id, messages, session="s1"):
     """Append messages through the API without extracting them; return their uids in order."""
-    body = _append(client, user_id, messages, session=session).json()
+    body = append(client, user_id, messages, session=session).json()
     return [r["uid"] for r in body["results"]]
 
 

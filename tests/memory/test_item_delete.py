@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from portal.models import AuditEvent, user_id_digest
-from tests.memory.test_graph import say
+from tests.support.api import say
 
 pytestmark = pytest.mark.django_db
 

@@ -3,9 +3,9 @@
 import pytest
 from neomodel import db
 
-from memory import dedupe, ingest
-from tests.memory.api.test_messages import _append
-from tests.memory.test_order_independence import assert_same_graph, graph_snapshot, memory_forget
+from memory import ingest
+from tests.support.api import append
+from tests.support.graph import assert_same_graph, graph_snapshot, memory_forget
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ SAID = [
 
 def _said(client, user_id, said=SAID) -> list[str]:
     messages = [{"role": "user", "content": text, "created_at": f"{day}T10:00:00+00:00"} for day, text in said]
-    return [r["uid"] for r in _append(client, user_id, messages, session="likes").json()["results"]]
+    return [r["uid"] for r in append(client, user_id, messages, session="likes").json()["results"]]
 
 
 def _extract(user_id, uids) -> None:
@@ -75,7 +75,7 @@ def test_an_undone_merge_stays_undone_when_more_is_said(granted):
     user = subject.user_id
     _extract(user, _said(client, user, [SAID[0], SAID[2]]))
     assert _preferences(user)["likes getting lost in fantasy stories"]["reason"] == "duplicate"
-    assert dedupe.preference_duplicates_restore(user_id=user) == 1
+    assert ingest.preference_duplicates_restore(user_id=user) == 1
     _extract(user, _said(client, user, [("2025-01-09", "I like fantasy.")]))
     found = _preferences(user)
     assert found["likes getting lost in fantasy stories"]["status"] == "current"

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tests.conftest import ROOT
+from tests.support.stack import ROOT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

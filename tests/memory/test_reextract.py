@@ -13,7 +13,7 @@ from django.core.management import call_command
 from memory import services
 from memory.tasks import message_extract
 from portal.outbox import work_redispatch
-from tests.portal.test_outbox import append, broker_down, derived, extraction_queue, statuses
+from tests.support.outbox import append, broker_down, derived, extraction_queue, statuses
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from memory.resolution import Candidate, band_for, cluster, score_pair, score_pairs
-from tests.conftest import ROOT
+from tests.support.stack import ROOT
 
 GOLD = ROOT / "data" / "poleo" / "poleo_resolution_gold.json"
 

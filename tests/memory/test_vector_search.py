@@ -148,7 +148,7 @@ def test_recall_keeps_the_sessions_recent_turns_out_the_time_span_and_retention(
 
 
 def test_the_filtered_index_beside_nams_is_no_conflict_for_install_labels(filtered):
-    from memory.adoption import vector_index_conflicts
+    from memory.services.adoption import vector_index_conflicts
 
     assert vector_index_conflicts(dimensions=get_embedder().dimensions) == []
 
@@ -157,6 +157,7 @@ def test_the_context_reads_every_candidates_exact_similarity_through_the_index_o
     """Past RECALL_EXACT_SCAN_MAX messages the context's recall searches the index, else it scans; both
     rank the person's own messages as the exact scan does, and every candidate message (the turns next to
     what was found too) comes with its exact similarity for memory.context to score."""
+
     alice, _ = two_people
     limits = {"history": 0, "messages": 5, "facts": 0, "preferences": 0, "entities": 0, "traces": 0}
     sections = {"history": False, "recall": True, "long_term": False, "reasoning": False}

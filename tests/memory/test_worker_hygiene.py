@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from neomodel import db
 
-from tests.memory.api.test_messages import _append
+from tests.support.api import append
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +36,7 @@ def test_a_pool_process_killed_mid_task_leaves_one_correct_result(granted, celer
     user = subject.user_id
     places = ["Lisbon", "Porto", "Braga", "Faro", "Evora", "Coimbra", "Aveiro", "Leiria", "Viseu", "Tomar"] * 3
     for i, place in enumerate(places):
-        _append(client, user, [{"role": "user", "content": f"I flew to {place} today."}], session=f"s{i}")
+        append(client, user, [{"role": "user", "content": f"I flew to {place} today."}], session=f"s{i}")
     while _statuses(user).get("done", 0) < 3:
         time.sleep(0.05)
     for child in _pool_children(celery_worker_process.pid):
@@ -54,7 +54,7 @@ def test_a_pool_process_killed_mid_task_leaves_one_correct_result(granted, celer
 def test_a_message_deleted_while_queued_leaves_nothing(granted, celery_worker_process):
     subject, _, client = granted
     user = subject.user_id
-    body = _append(client, user, [{"role": "user", "content": f"I flew to Berlin on trip {i}."}
+    body = append(client, user, [{"role": "user", "content": f"I flew to Berlin on trip {i}."}
                                   for i in range(20)]).json()
     doomed = body["results"][-1]["uid"]
     client.delete(f"/api/v1/users/{user}/messages/{doomed}")
@@ -70,7 +70,7 @@ def test_a_message_deleted_while_queued_leaves_nothing(granted, celery_worker_pr
 def test_reextract_queues_failed_messages_again(granted, celery_worker_process):
     subject, _, client = granted
     user = subject.user_id
-    body = _append(client, user, [{"role": "user", "content": "I live in Lisbon."}]).json()
+    body = append(client, user, [{"role": "user", "content": "I live in Lisbon."}]).json()
     uid = body["results"][0]["uid"]
     _wait_until_done(user, 1)
     db.cypher_query("MATCH (m:Message {uid: $u}) SET m.extraction_status = 'failed', m.extraction_error = 'boom' "

@@ -3,6 +3,7 @@ sign-in lands a person on "My memory" and staff on the admin index."""
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db.models import Q
@@ -10,15 +11,15 @@ from django.test import Client
 from django.urls import reverse
 from neomodel import db
 
-from portal import admin_site
-from portal.admin_site import REVIEW_COUNT_CAP, REVIEW_PAGES
 from review import cypher
 from review.selectors import review_counts
-from tests.conftest import neo4j_unreachable
-from tests.review.conftest import say
+from tests.support.stack import neo4j_unreachable
+from tests.support.api import say
+from wiring import admin_site
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-passphrase-7"
+REVIEW_PAGES = admin.site.section_pages("review")
 EVERY_PERMISSION = sorted({perm for page in REVIEW_PAGES for perm in page.perms})
 
 
@@ -40,6 +41,7 @@ def member(name, *perms, is_staff=True):
 
 def review_rows(response) -> dict[str, str]:
     """Return the Review section of the page's app list and of its sidebar, as {row name: link}."""
+
     listed = [{row["name"]: row["admin_url"] for row in app["models"]}
               for apps in (response.context["app_list"], response.context["available_apps"])
               for app in apps if app["app_label"] == "review"]
@@ -100,7 +102,7 @@ def test_counts_stop_past_the_cap_and_the_index_says_so(granted, monkeypatch):
             facts=[{"subject": "Ticket_7", "predicate": "HAS_PRIORITY", "object": priority}])
     assert review_counts(cap=5)["facts_to_confirm"] == 3
     assert review_counts(cap=1)["facts_to_confirm"] == 2  # cap + 1: enough to know there are more
-    monkeypatch.setattr(admin_site, "REVIEW_COUNT_CAP", 1)
+    monkeypatch.setattr(admin_site, "SECTION_COUNT_CAP", 1)
     _, staff = member("reviewer", *EVERY_PERMISSION)
     assert "Fact timelines (1+ to confirm)" in review_rows(staff.get("/admin/"))
 
@@ -124,7 +126,7 @@ def test_the_index_still_opens_without_neo4j_and_lists_the_pages_without_counts(
 
 def test_the_counts_are_one_query_of_index_seeks_and_the_count_store():
     with db.driver.session() as session:
-        plan = session.run("EXPLAIN " + cypher.REVIEW_COUNTS, {"cap": REVIEW_COUNT_CAP}).consume().plan
+        plan = session.run("EXPLAIN " + cypher.REVIEW_COUNTS, {"cap": admin_site.SECTION_COUNT_CAP}).consume().plan
     operators, steps = set(), [plan]
     while steps:
         step = steps.pop()

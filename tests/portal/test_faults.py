@@ -15,12 +15,11 @@ from governance import services as governance_services
 from governance.models import ExportJob, JobStatus
 from memory import services
 from portal import graphdb
-from portal.celery import app
 from portal.outbox import work_redispatch
 from portal.tasks import work_redispatch_task
-from tests.portal.test_neo4j_launcher import launched  # noqa: F401  (a fixture: a Neo4j of this module's own)
-from tests.portal.test_outbox import append, broker_at, mine, statuses
-from tests.portal.test_redis_outage import RedisServer, app_redis_server  # noqa: F401  (a fixture)
+from wiring.celery import app
+from tests.support.outbox import append, broker_at, mine, statuses
+from tests.support.redis import RedisServer
 
 # The worker reads the rows these tests write, so they are committed.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,6 +28,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(scope="module")
 def own_broker(tmp_path_factory):
     """A redis-server as the broker of this process and of the module's worker, so it can be killed."""
+
     server = RedisServer(tmp_path_factory.mktemp("broker"))
     server.start()
     with pytest.MonkeyPatch.context() as patch, broker_at(server.url):
@@ -94,7 +94,7 @@ def test_with_the_app_redis_down_every_api_family_answers_json(granted, app_redi
     stored = services.messages_append(subject=subject, agent=agent, session_id="s1",
                                       messages=[{"role": "user", "content": "I live in Lisbon."}])
     message = stored[0]["uid"]
-    trace = services.trace_start(subject=subject, agent=agent, session_id="s1", task="find a flat")
+    trace = services.trace_start(subject=subject, agent=agent, session_id="s1", task="find a flat")["uid"]
     app_redis_server.kill()
 
     calls = {

@@ -4,7 +4,7 @@ import pytest
 from neomodel import UniqueProperty, db
 
 from memory.graph import Message
-from tests.conftest import MARKER, refuse_foreign_graph
+from tests.support.stack import MARKER, refuse_foreign_graph
 
 
 def test_labels_are_installed():

@@ -2,8 +2,8 @@
 
 import pytest
 
-from tests.conftest import screenshot
-from tests.review.conftest import ALL
+from tests.support.stack import screenshot
+from tests.support.review import ALL
 
 pytestmark = pytest.mark.django_db(transaction=True)
 # Per part of the header (branding, user tools, the page's navigation): its id or class, whether it

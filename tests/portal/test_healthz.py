@@ -1,6 +1,6 @@
 """/healthz names each required service that is down and answers 503."""
 
-from tests.conftest import closed_port, neo4j_unreachable
+from tests.support.stack import closed_port, neo4j_unreachable
 
 
 def test_neo4j_down_is_named(client, db):
@@ -29,7 +29,7 @@ def test_no_worker_is_named(client, db):
 
 
 def test_broker_down_is_named_and_the_workers_are_not_blamed(client, db, monkeypatch):
-    from portal.celery import app
+    from wiring.celery import app
 
     closed = f"redis://127.0.0.1:{closed_port()}/0"
     monkeypatch.setenv("CELERY_BROKER_URL", closed)  # what Celery reads first, then its own settings

@@ -1,5 +1,3 @@
-import os
-import socket
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -12,27 +10,8 @@ from neo4j.exceptions import AuthError
 from neomodel import db
 
 from portal import graphdb
-from tests.conftest import ROOT
-
-SCRIPT = ROOT / "tools" / "neo4j" / "neo4j.sh"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def launched(tmp_path_factory):
-    """One launched Neo4j, with auth on, shared by this module's tests (each start takes seconds)."""
-    env = {**os.environ, "NEO4J_HOME": str(tmp_path_factory.mktemp("neo4j")), "NEO4J_BOLT_PORT": str(_free_port()),
-           "NEO4J_PASSWORD": "launcher-secret", "NEO4J_PAGECACHE": "64m", "NEO4J_HEAP": "256m"}
-    run = lambda command: subprocess.run([SCRIPT, command], env=env, capture_output=True, text=True, timeout=180)
-    started = run("start")
-    assert started.returncode == 0, started.stderr
-    yield env, run
-    run("stop")
+from portal.processes import free_port
+from tests.support.neo4j import SCRIPT
 
 
 def test_launcher_starts_a_neo4j_that_answers_cypher_with_auth(launched):
@@ -70,7 +49,7 @@ def test_data_survive_a_restart(launched):
 
 
 def test_missing_java_is_explained(tmp_path):
-    env = {"PATH": "/nonexistent", "NEO4J_HOME": str(tmp_path), "NEO4J_BOLT_PORT": str(_free_port()), "HOME": str(tmp_path)}
+    env = {"PATH": "/nonexistent", "NEO4J_HOME": str(tmp_path), "NEO4J_BOLT_PORT": str(free_port()), "HOME": str(tmp_path)}
     result = subprocess.run(["/bin/bash", SCRIPT, "start"], env=env, capture_output=True, text=True)
     assert result.returncode == 1
     assert "Java 17 or newer is missing" in result.stderr

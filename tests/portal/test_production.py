@@ -16,7 +16,8 @@ import urllib.request
 import pytest
 from django.template.loader import render_to_string
 
-from tests.conftest import ROOT, _test_database_url, closed_port
+from portal.processes import database_url
+from tests.support.stack import ROOT, closed_port
 
 HTTPS = {"X-Forwarded-Proto": "https"}  # what a TLS-terminating proxy adds
 
@@ -24,7 +25,7 @@ HTTPS = {"X-Forwarded-Proto": "https"}  # what a TLS-terminating proxy adds
 def production_env(tmp_path) -> dict:
     return {
         **os.environ, "DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
-        "BEHIND_TLS_PROXY": "true", "STATIC_ROOT": str(tmp_path / "static"), "DATABASE_URL": _test_database_url(),
+        "BEHIND_TLS_PROXY": "true", "STATIC_ROOT": str(tmp_path / "static"), "DATABASE_URL": database_url(),
     }
 
 
@@ -51,7 +52,7 @@ def gunicorn(tmp_path, django_db_setup):
     port = closed_port()
     log = open(tmp_path / "gunicorn.log", "w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "portal.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        [sys.executable, "-m", "gunicorn", "wiring.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
@@ -124,6 +125,7 @@ def test_the_deploy_check_is_clean_with_debug_off(tmp_path):
 
 def raw(base: str, target: str, headers: dict | None = None) -> tuple[int, str, bytes]:
     """Send one GET with this exact request target (no client refuses what it holds); return status, type, body."""
+
     host, port = base.removeprefix("http://").split(":")
     lines = [f"GET {target} HTTP/1.1", f"Host: {host}", "Connection: close",
              *(f"{name}: {value}" for name, value in {**HTTPS, **(headers or {})}.items())]

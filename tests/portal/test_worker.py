@@ -1,7 +1,7 @@
 """A real Celery worker, in its own process, over the real Redis broker (not eager mode)."""
 
-from portal.celery import app
 from portal.tasks import graph_ping
+from wiring.celery import app
 
 
 def test_task_runs_in_a_real_worker_that_reaches_neo4j(celery_worker_process):

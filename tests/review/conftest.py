@@ -1,28 +1,8 @@
 """Subjects with pending merges that real extraction and resolution proposed."""
 
 import pytest
-from neomodel import db
 
-from memory import ingest
-from tests.memory.api.test_messages import _append
-
-ALL = ["review_merges", "review_facts", "review_traces", "view_memory_content", "manage_agents", "erase_subjects",
-       "view_auditevent"]
-
-
-def say(client, user_id, content, session="s1", **explicit) -> str:
-    """Append one user message through the API and run its extraction now; return the message uid."""
-    body = _append(client, user_id, [{"role": "user", "content": content, **explicit}], session=session).json()
-    uid = body["results"][0]["uid"]
-    assert ingest.message_extract(message_uid=uid, user_id=user_id) == "done"
-    return uid
-
-
-def same_as(user_id) -> dict:
-    rows, _ = db.cypher_query(
-        "MATCH (a:Entity {user_id: $u})-[s:SAME_AS]->(b:Entity) RETURN a.name, s.status, a.uid, b.uid", {"u": user_id})
-    return {name: (status, from_uid, into_uid) for name, status, from_uid, into_uid in rows}
-
+from tests.support.api import same_as, say
 
 @pytest.fixture
 def proposals(granted):

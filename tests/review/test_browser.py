@@ -11,9 +11,10 @@ from django.core.management import call_command
 from neomodel import db
 
 from memory import ingest
-from tests.conftest import screenshot
-from tests.governance.conftest import seed_memory
-from tests.review.conftest import ALL, same_as, say
+from tests.support.stack import screenshot
+from tests.support.governance import seed_memory
+from tests.support.api import same_as, say
+from tests.support.review import ALL
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

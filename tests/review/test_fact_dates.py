@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.memory.api.test_dates import employment_history
+from tests.support.api import employment_history
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +17,7 @@ def test_the_timeline_places_a_stated_date_and_a_moment_on_one_axis(granted, sta
     # A stated date reads as its day, a moment with its time (here in UTC, the reader's zone by default).
     assert "Contoso Bank: 3 Mar 2025 – 5 Jan 2026, 09:30 (replaced by a newer one)" in body
     assert "Fabrikam: 5 Jan 2026, 09:30 – now (current)" in body
-    bars = {fact["object"]: fact for row in page.context["timeline"]["predicates"] for fact in row["facts"]}
+    bars = {bar["fact"].object: bar for row in page.context["timeline"]["predicates"] for bar in row["facts"]}
     assert bars["Porto"]["x"] == 0  # 2024-06-01, the earliest start
     assert 0 < bars["Contoso Bank"]["x"] < bars["Fabrikam"]["x"]
     assert bars["Contoso Bank"]["x"] + bars["Contoso Bank"]["width"] == bars["Fabrikam"]["x"]
@@ -32,6 +32,6 @@ def test_facts_as_of_reads_dates_and_moments_as_the_context_does(granted, staff,
     _, client = staff("review_facts", "view_memory_content")
     page = client.get("/admin/review/facts/as-of/", {"user": subject.user_id, "as_of": as_of})
     assert page.status_code == 200
-    assert sorted(fact["object"] for fact in page.context["facts"]) == expected
+    assert sorted(fact.object for fact in page.context["facts"]) == expected
     if "Contoso Bank" in expected:
         assert "The person worked at Contoso Bank from 3 Mar 2025 until 5 Jan 2026" in page.content.decode()

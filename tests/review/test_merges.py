@@ -10,7 +10,8 @@ from memory import ingest
 from memory.selectors import item_list
 from review import selectors, views
 from portal.models import AuditEvent
-from tests.review.conftest import ALL, same_as
+from tests.support.api import same_as
+from tests.support.review import ALL
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +66,7 @@ def test_the_queue_pages_keep_its_filters(proposals, staff, make_subject, monkey
     assert f'href="?{query}&amp;page=2" id="next-page"' in first.content.decode()
     second = client.get(f"/admin/review/merges/?user={email}&type=PERSON&page=2")
     assert f'href="?{query}&amp;page=1">previous' in second.content.decode()
-    assert {row["from"]["name"] for row in first.context["rows"] + second.context["rows"]} == set(proposals["pairs"])
+    assert {row["from"].name for row in first.context["rows"] + second.context["rows"]} == set(proposals["pairs"])
     assert client.get(f"/admin/review/merges/?user={make_subject().account.email}").context["count"] == 0
 
 
@@ -160,5 +161,5 @@ def test_queue_pages_newest_first_across_subjects_and_counts_only_pending():
     first = selectors.merge_proposal_page(user_id=None, per_page=2)
     second = selectors.merge_proposal_page(user_id=None, page=2, per_page=2)
     assert first["count"] == second["count"] == 3
-    assert [r["from"]["name"] for r in first["rows"] + second["rows"]] == ["newest", "middle", "oldest"]
+    assert [r["from"].name for r in first["rows"] + second["rows"]] == ["newest", "middle", "oldest"]
     assert selectors.merge_proposal_page(user_id=None, age="day")["count"] == 2

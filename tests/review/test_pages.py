@@ -9,8 +9,8 @@ from neomodel import db
 from memory import services
 from memory.models import AgentToken
 from portal.models import AuditEvent, user_id_digest
-from tests.governance.conftest import seed_memory
-from tests.review.conftest import say
+from tests.support.governance import seed_memory
+from tests.support.api import say
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ def test_timeline_confirm_revert_and_as_of(granted, staff):
     assert AuditEvent.objects.filter(action="memory.view", target_type="fact_timeline",
                                      subject_digest=user_id_digest(user)).exists()
     as_of = client.get(f"/admin/review/facts/as-of/?user={user}&as_of={between.to_native():%Y-%m-%d %H:%M:%S.%f}")
-    assert [f["object"] for f in as_of.context["facts"]] == ["high"]
+    assert [f.object for f in as_of.context["facts"]] == ["high"]
 
     client.post(f"/admin/review/facts/{user}/{old_uid}/confirm/")
     assert AuditEvent.objects.get(action="fact.confirm").actor == reviewer
@@ -80,7 +80,7 @@ def test_trace_list_tree_similar_and_delete(granted, staff, make_subject):
     body = detail.content.decode()
     assert detail.status_code == 200 and 'id="trace-tree"' in body and "search ALPACA" in body
     assert "<code>search</code>" in body and "&quot;ALPACA&quot;" in body
-    assert [t["uid"] for t in detail.context["similar"]] == [second["traces"]]  # never another user's
+    assert [t["trace"].uid for t in detail.context["similar"]] == [second["traces"]]  # never another user's
     assert client.get(f"/admin/review/traces/{user}/{other['traces']}/").status_code == 404
 
     url = f"/admin/review/traces/{user}/{first['traces']}/delete/"

@@ -3,26 +3,17 @@
 import json
 import time
 
-from django.core.management.base import BaseCommand
 
 from governance import cypher, selectors, services
-from governance.management.seeding import OthersUnderLoad, graph_seed, person_create
+from governance.management.seeding import OthersUnderLoad, SeededPersonCommand
 from governance.models import ErasureScope
 
 
-class Command(BaseCommand):
+class Command(SeededPersonCommand):
     help = "Seed a person with N graph items, erase them, and time other people's context calls meanwhile."
 
-    def add_arguments(self, parser):
-        parser.add_argument("--items", type=int, default=100_000)
-        parser.add_argument("--others", type=int, default=4, help="other people, each with one agent")
-        parser.add_argument("--idle-seconds", type=float, default=10.0)
-
     def handle(self, *args, items, others, idle_seconds, **options):
-        subject = person_create(label="erase")
-        started = time.perf_counter()
-        seeded = graph_seed(user_id=subject.user_id, items=items)
-        self.stdout.write(f"seeded {seeded} items in {time.perf_counter() - started:.1f} s")
+        subject, seeded = self.person_seeded(label="erase", items=items)
 
         load = OthersUnderLoad(count=others)
         # The erasure takes the content's fingerprints and scans the graph for them itself; each step is

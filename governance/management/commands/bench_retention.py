@@ -6,29 +6,20 @@ import time
 import tracemalloc
 from datetime import timedelta
 
-from django.core.management.base import BaseCommand
 from django.utils import timezone
-from neomodel import db
 
 from governance import selectors, services
-from governance.management.seeding import PERSON_GRAPH_DELETE, OthersUnderLoad, graph_seed, person_create
+from governance.management.seeding import PERSON_GRAPH_DELETE, OthersUnderLoad, SeededPersonCommand
 from memory.models import CATEGORIES
+from portal import graphdb
 
 
-class Command(BaseCommand):
+class Command(SeededPersonCommand):
     help = ("Seed a person with N graph items, let all of them pass a one-day retention, apply it (as the Beat "
             "task does) and time other people's context calls meanwhile; print time, peak memory and p95s.")
 
-    def add_arguments(self, parser):
-        parser.add_argument("--items", type=int, default=100_000)
-        parser.add_argument("--others", type=int, default=4, help="other people, each with one agent")
-        parser.add_argument("--idle-seconds", type=float, default=10.0)
-
     def handle(self, *args, items, others, idle_seconds, **options):
-        subject = person_create(label="expire")
-        started = time.perf_counter()
-        seeded = graph_seed(user_id=subject.user_id, items=items)
-        self.stdout.write(f"seeded {seeded} items in {time.perf_counter() - started:.1f} s")
+        subject, seeded = self.person_seeded(label="expire", items=items)
         for category in CATEGORIES:
             services.retention_choose(subject=subject, category=category, days=1, actor="bench_retention")
         # Two days on, everything the person has is past a one-day retention.
@@ -44,7 +35,7 @@ class Command(BaseCommand):
             _, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
         load.delete()
-        db.cypher_query(PERSON_GRAPH_DELETE, {"user_id": subject.user_id})
+        graphdb.run(PERSON_GRAPH_DELETE, {"user_id": subject.user_id})
         subject.account.delete()
 
         report = {

@@ -15,6 +15,7 @@ from knowledge import cypher
 from knowledge.models import RetrievalProfile
 from knowledge.selectors import knowledge_item_format, knowledge_search
 from memory.embeddings import MiniLMEmbedder, embedder_class, get_embedder
+from portal import graphdb
 
 SYLLABLES = (
     "al ber cor dan el fen gar hol is jun kel lor mar nor ol pen quin ros sol tor ul ven wes xan yor zel".split()
@@ -80,7 +81,7 @@ class Command(BaseCommand):
                             help="the EMBEDDER value to compare with the float MiniLM (default: EMBEDDER)")
 
     def handle(self, *args, **options):
-        foreign = db.cypher_query(cypher.BENCH_FOREIGN_NODES)[0][0][0]
+        foreign = graphdb.scalar(cypher.BENCH_FOREIGN_NODES)
         if foreign and not options["allow_populated"]:
             raise CommandError(
                 f"Refusing to run: the Neo4j at {db.url} holds {foreign} nodes that are not the benchmark's. "
@@ -121,26 +122,27 @@ class Command(BaseCommand):
         timings["embed_vocabulary_s"] = round(time.perf_counter() - started, 1)
 
         for statement in cypher.BENCH_SCHEMA:
-            db.cypher_query(statement)
+            graphdb.run(statement)
         for batch in _batches(companies, 500):
-            db.cypher_query(cypher.BENCH_COMPANIES, {"companies": batch})
+            graphdb.run(cypher.BENCH_COMPANIES, {"companies": batch})
         written = 0
         while written < chunks:
             size = min(2000, chunks - written)
-            db.cypher_query(cypher.BENCH_CHUNKS, {"chunks": self._chunk_rows(
+            graphdb.run(cypher.BENCH_CHUNKS, {"chunks": self._chunk_rows(
                 rng=rng, start=written, size=size, companies=companies, sentences=sentences,
                 vocabulary=vocabulary, company_vectors=company_vectors)})
             written += size
         timings["write_s"] = round(time.perf_counter() - started - timings["embed_vocabulary_s"], 1)
         indexing = time.perf_counter()
         for statement in cypher.BENCH_SEARCH_SCHEMA:
-            db.cypher_query(statement, {"dimensions": embedder.dimensions})
-        db.cypher_query(cypher.BENCH_AWAIT_INDEXES, {"seconds": 3600})
+            graphdb.run(statement, {"dimensions": embedder.dimensions})
+        graphdb.run(cypher.BENCH_AWAIT_INDEXES, {"seconds": 3600})
         timings["index_s"] = round(time.perf_counter() - indexing, 1)
         return {"companies": companies, "timings": timings, "chunks": written}
 
     def _chunk_rows(self, *, rng, start, size, companies, sentences, vocabulary, company_vectors) -> list[dict]:
         """Make chunks from a company and a vocabulary sentence: text by concatenation, vector by noisy sum."""
+
         index = np.arange(start, start + size)
         company = index // (2 * CHUNKS_PER_DOCUMENT)
         company = np.minimum(company, len(companies) - 1)
@@ -180,24 +182,7 @@ class Command(BaseCommand):
                                    fulltext_index=cypher.BENCH_FULLTEXT_INDEX, top_k=OVERLAP_TOP_K, **MODES["vector"])
         # The float MiniLM against itself needs one graph and one set of query vectors: the candidate's are the same.
         encoders = {"float": reference} if faster is reference else {"float": reference, "candidate": faster}
-        tops = {}
-        try:
-            for stored, embedder in encoders.items():
-                self._clean()
-                build = self._build(rng=np.random.default_rng(seed), embedder=embedder, chunks=chunks)
-                query_set = [query for query, _ in _query_set(np.random.default_rng(seed), build["companies"], queries)]
-                uids, vectors = zip(*db.cypher_query(cypher.BENCH_CHUNK_VECTORS)[0])
-                vectors = np.array(vectors, dtype=np.float32)
-                for asked, encoder in encoders.items():
-                    asking = encoder.embed(query_set)
-                    tops[("exact", stored, asked)] = [{uids[i] for i in np.argsort(-scores)[:OVERLAP_TOP_K]}
-                                                      for scores in asking @ vectors.T]
-                    tops[("index", stored, asked)] = [
-                        {item.uid for item in knowledge_search(profile=profile, query=query,
-                                                               query_vector=vector.tolist(), enrich=False)}
-                        for query, vector in zip(query_set, asking)]
-        finally:
-            self._clean()
+        query_set, tops = self._tops(encoders=encoders, profile=profile, chunks=chunks, queries=queries, seed=seed)
         if faster is reference:
             tops |= {(way, stored, asked): tops[(way, "float", "float")] for way in ("exact", "index")
                      for stored in ("float", "candidate") for asked in ("float", "candidate")}
@@ -214,6 +199,30 @@ class Command(BaseCommand):
                                        "candidate": kept(("exact", "candidate", "candidate"),
                                                          ("index", "candidate", "candidate"))}}
 
+    def _tops(self, *, encoders, profile, chunks, queries, seed) -> tuple[list[str], dict]:
+        """Return the questions and each one's top 10 by way (exact, index), stored encoder and asking encoder,
+        over a graph built by each encoder in turn."""
+        tops = {}
+        try:
+            for stored, embedder in encoders.items():
+                self._clean()
+                build = self._build(rng=np.random.default_rng(seed), embedder=embedder, chunks=chunks)
+                query_set = [query for query, _ in _query_set(np.random.default_rng(seed), build["companies"], queries)]
+                stored_chunks = graphdb.rows(cypher.BENCH_CHUNK_VECTORS)
+                uids = [chunk["uid"] for chunk in stored_chunks]
+                vectors = np.array([chunk["embedding"] for chunk in stored_chunks], dtype=np.float32)
+                for asked, encoder in encoders.items():
+                    asking = encoder.embed(query_set)
+                    tops[("exact", stored, asked)] = [{uids[i] for i in np.argsort(-scores)[:OVERLAP_TOP_K]}
+                                                      for scores in asking @ vectors.T]
+                    tops[("index", stored, asked)] = [
+                        {item.uid for item in knowledge_search(profile=profile, query=query,
+                                                               query_vector=vector.tolist(), enrich=False)}
+                        for query, vector in zip(query_set, asking)]
+        finally:
+            self._clean()
+        return query_set, tops
+
     def _measure(self, *, rng, embedder, build, queries, rounds, top_k, **_) -> dict:
         companies = build["companies"]
         query_set = _query_set(rng, companies, queries)
@@ -226,21 +235,7 @@ class Command(BaseCommand):
                     retrieval_query=cypher.COMPANY_CONTEXT_RETRIEVAL if enriched else "", **fields,
                 )
                 key = f"{label}{'+cypher' if enriched else ''}"
-                reached = 0
-                for query, gold in query_set:  # warm-up pass, also the facts count
-                    items = knowledge_search(profile=profile, query=query)
-                    context = " ".join(knowledge_item_format(item=i) for i in items)
-                    reached += sum(fact in context for fact in gold)
-                facts[key] = reached
-                samples = []
-                for _ in range(rounds):
-                    for query, _gold in query_set:
-                        started = time.perf_counter()
-                        knowledge_search(profile=profile, query=query)
-                        samples.append((time.perf_counter() - started) * 1000)
-                latency[key] = {
-                    "p50_ms": round(_percentile(samples, 50), 1), "p95_ms": round(_percentile(samples, 95), 1)
-                }
+                facts[key], latency[key] = _profile_measure(profile=profile, query_set=query_set, rounds=rounds)
         embed_samples = []
         for query, _gold in query_set:
             started = time.perf_counter()
@@ -267,9 +262,9 @@ class Command(BaseCommand):
         }
 
     def _clean(self):
-        db.cypher_query(cypher.BENCH_CLEAN)
+        graphdb.run(cypher.BENCH_CLEAN)
         for statement in cypher.BENCH_DROP:
-            db.cypher_query(statement)
+            graphdb.run(statement)
 
 
 def _query_set(rng, companies: list[dict], queries: int) -> list[tuple[str, set[str]]]:
@@ -292,6 +287,23 @@ def _embed(embedder, texts: list[str]) -> np.ndarray:
 
 def _batches(rows, size):
     return (rows[i:i + size] for i in range(0, len(rows), size))
+
+
+def _profile_measure(*, profile: RetrievalProfile, query_set: list[tuple[str, set[str]]],
+                     rounds: int) -> tuple[int, dict[str, float]]:
+    """Return how many gold facts the profile's contexts reach (a warm-up pass) and its search latency."""
+    reached = 0
+    for query, gold in query_set:
+        items = knowledge_search(profile=profile, query=query)
+        context = " ".join(knowledge_item_format(item=i) for i in items)
+        reached += sum(fact in context for fact in gold)
+    samples = []
+    for _ in range(rounds):
+        for query, _gold in query_set:
+            started = time.perf_counter()
+            knowledge_search(profile=profile, query=query)
+            samples.append((time.perf_counter() - started) * 1000)
+    return reached, {"p50_ms": round(_percentile(samples, 50), 1), "p95_ms": round(_percentile(samples, 95), 1)}
 
 
 def _percentile(samples, q) -> float:

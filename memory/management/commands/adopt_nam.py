@@ -3,7 +3,7 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from memory.adoption import nam_adopt, subject_claim
+from memory.services.adoption import nam_adopt, subject_claim
 from portal.exceptions import ApplicationError
 
 

@@ -2,17 +2,12 @@ import http.client
 import json
 import os
 import random
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import threading
 import time
 import uuid
 from collections import defaultdict
 from contextlib import contextmanager
-from pathlib import Path
 
 import numpy as np
 import redis
@@ -29,6 +24,7 @@ from memory import context, selectors, services
 from memory.embeddings import get_embedder
 from memory.models import CATEGORIES, SCOPES, Agent, ConsentRecord, Grant, Subject
 from portal import graphdb
+from portal.processes import gunicorn_serving
 
 TOPICS = ["launch", "budget", "garden", "flight", "invoice", "database", "holiday", "recipe", "contract", "sensor",
           "meeting", "report", "bicycle", "piano", "server", "ticket", "camera", "vaccine", "lease", "harvest"]
@@ -200,36 +196,15 @@ class Command(BaseCommand):
                 size += n
                 seeded += n
                 if size >= SEED_BATCH:
-                    db.cypher_query(SEED_MESSAGES, {"rows": batch, "agent_id": self.agent.agent_id, "start": start})
+                    graphdb.run(SEED_MESSAGES, {"rows": batch, "agent_id": self.agent.agent_id, "start": start})
                     batch, size = [], 0
         if batch:
-            db.cypher_query(SEED_MESSAGES, {"rows": batch, "agent_id": self.agent.agent_id, "start": start})
+            graphdb.run(SEED_MESSAGES, {"rows": batch, "agent_id": self.agent.agent_id, "start": start})
         return seeded
 
-    @contextmanager
     def _server(self, options):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "portal.wsgi", "--bind", f"127.0.0.1:{port}", "--workers",
-             str(options["workers"]), "--threads", str(options["threads"]), "--worker-class", "gthread",
-             "--keep-alive", "120", "--log-level", "warning"],
-            cwd=Path(settings.BASE_DIR), env={**os.environ, "NEO4J_URL": self.neo4j_url})
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise RuntimeError("gunicorn did not start")
-                    time.sleep(0.2)
-            yield port
-        finally:
-            server.send_signal(signal.SIGTERM)
-            server.wait(timeout=30)
+        return gunicorn_serving(env={**os.environ, "NEO4J_URL": self.neo4j_url}, workers=options["workers"],
+                                threads=options["threads"], options=["--keep-alive", "120"])
 
     def _said(self, rnd) -> str:
         """Return a vocabulary sentence made unique, as a person's next message is: its vector is not in any
@@ -403,7 +378,7 @@ class Command(BaseCommand):
         ids = [s.user_id for s in subjects]
         for label in ("Message", "Conversation", "User"):
             for start in range(0, len(ids), 20):
-                while db.cypher_query(CLEAN[label], {"ids": ids[start:start + 20]})[0][0][0]:
+                while graphdb.scalar(CLEAN[label], {"ids": ids[start:start + 20]}):
                     pass
         get_user_model().objects.filter(subject__in=subjects).delete()
         agent.delete()

@@ -9,7 +9,6 @@ import signal
 import socket
 import statistics
 import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -23,7 +22,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
 from neomodel import db
 
 from memory import services
@@ -31,6 +29,8 @@ from memory.embeddings import get_embedder
 from memory.extraction.names import name_core
 from memory.extraction.rules import preference_stems, preferences_same_meaning
 from memory.models import SCOPES, Agent
+from portal import graphdb
+from portal.processes import celery_worker_command, celery_workers_wait, database_url, gunicorn_serving
 
 DEV_SPLIT = "26,30,41"
 ANSWERABLE = (1, 2, 3, 4)
@@ -124,7 +124,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         conversations = conversations_load(directory=Path(options["locomo"]),
                                            ids=[c.strip() for c in options["conversations"].split(",") if c.strip()])
-        nodes = db.cypher_query(GRAPH_NODES)[0][0][0]
+        nodes = graphdb.scalar(GRAPH_NODES)
         if nodes and not options["reuse"]:
             raise CommandError(f"Refusing to run: the Neo4j at {db.url} holds {nodes} nodes the bench did not "
                                "write. Point NEO4J_URL at an empty database or pass --reuse.")
@@ -132,17 +132,7 @@ class Command(BaseCommand):
         call_command("install_labels", verbosity=0, stdout=self.stderr)
 
         self.retries = defaultdict(int)
-        run = uuid.uuid4().hex[:8]
-        agent = Agent.objects.create(agent_id=f"bench-conv-{run}", name="bench_conversations", scopes=list(SCOPES),
-                                     rate_limit_per_minute=10_000_000)
-        _, token = services.agent_token_issue(agent=agent)
-        people = {}
-        for conversation in conversations:
-            user = get_user_model().objects.create_user(username=f"bench-{run}-{conversation['id']}",
-                                                        email=f"bench-{run}-{conversation['id']}@bench.invalid")
-            subject = services.subject_get_or_create(user=user)
-            services.grant_create(subject=subject, agent=agent)
-            people[conversation["id"]] = subject
+        agent, token, people = _people(conversations)
         try:
             with self._stack(options) as base:
                 replay = self._replay(base, token, conversations, people, options)
@@ -151,7 +141,7 @@ class Command(BaseCommand):
         finally:
             if not options["keep"]:
                 for subject in people.values():
-                    while db.cypher_query(PERSON_DELETE, {"user_id": subject.user_id})[0][0][0]:
+                    while graphdb.scalar(PERSON_DELETE, {"user_id": subject.user_id}):
                         pass
                     subject.account.delete()
                 agent.delete()
@@ -188,26 +178,19 @@ class Command(BaseCommand):
             yield options["url"].rstrip("/")
             return
         env = {**os.environ, "DATABASE_URL": database_url()}
-        port = options["port"] or free_port()
         run = uuid.uuid4().hex[:6]
-        processes = [subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "portal.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-             "--threads", "4", "--worker-class", "gthread", "--log-level", "warning"],
-            cwd=settings.BASE_DIR, env={**env, "EMBEDDER": options["web_embedder"] or settings.EMBEDDER},
-            stdout=STDERR)]
         hostnames = [f"bench-{run}-{i}@%h" for i in range(options["workers"])]
-        processes += [subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "prefork", "--concurrency", "1",
-             "--queues", "celery,extraction", "--hostname", hostname, "--loglevel", "WARNING"],
-            cwd=settings.BASE_DIR, env=env, stdout=STDERR) for hostname in hostnames]
+        workers = [subprocess.Popen(celery_worker_command(hostname=hostname, queues="celery,extraction"),
+                                    cwd=settings.BASE_DIR, env=env, stdout=STDERR) for hostname in hostnames]
         try:
-            wait_for_port(port)
-            wait_for_workers([h.replace("%h", socket.gethostname()) for h in hostnames])
-            yield f"http://127.0.0.1:{port}"
+            with gunicorn_serving(port=options["port"], stdout=STDERR,
+                                  env={**env, "EMBEDDER": options["web_embedder"] or settings.EMBEDDER}) as port:
+                celery_workers_wait([h.replace("%h", socket.gethostname()) for h in hostnames])
+                yield f"http://127.0.0.1:{port}"
         finally:
-            for process in processes:
+            for process in workers:
                 process.send_signal(signal.SIGTERM)
-            for process in processes:
+            for process in workers:
                 try:
                     process.wait(timeout=60)
                 except subprocess.TimeoutExpired:
@@ -241,7 +224,7 @@ class Command(BaseCommand):
             raise CommandError(f"Replay failed: {errors[0]}")
         ingested = time.monotonic()
         user_ids = [s.user_id for s in people.values()]
-        while db.cypher_query(MESSAGES_UNSETTLED, {"user_ids": user_ids, "settled": list(SETTLED)})[0][0][0]:
+        while graphdb.scalar(MESSAGES_UNSETTLED, {"user_ids": user_ids, "settled": list(SETTLED)}):
             if time.monotonic() - started > options["timeout"]:
                 raise CommandError(f"Extraction did not finish within {options['timeout']} s.")
             time.sleep(0.5)
@@ -437,72 +420,52 @@ def percentile(ordered: list[float], p: int) -> float:
     return statistics.quantiles(ordered, n=100, method="inclusive")[p - 1]
 
 
+def _people(conversations: list[dict]) -> tuple[Agent, str, dict]:
+    """Return an agent of the run with its token, and a person per conversation who granted it access."""
+    run = uuid.uuid4().hex[:8]
+    agent = Agent.objects.create(agent_id=f"bench-conv-{run}", name="bench_conversations", scopes=list(SCOPES),
+                                 rate_limit_per_minute=10_000_000)
+    _, token = services.agent_token_issue(agent=agent)
+    people = {}
+    for conversation in conversations:
+        user = get_user_model().objects.create_user(username=f"bench-{run}-{conversation['id']}",
+                                                    email=f"bench-{run}-{conversation['id']}@bench.invalid")
+        subject = services.subject_get_or_create(user=user)
+        services.grant_create(subject=subject, agent=agent)
+        people[conversation["id"]] = subject
+    return agent, token, people
+
+
 def memory_hygiene(*, user_ids: list[str], turns: int) -> dict:
     """Count what extraction made for the bench's people, and its defects, in all and per 1,000 turns."""
     counts = defaultdict(int)
     for user_id in user_ids:
-        made = db.cypher_query(MEMORY_COUNTS, {"user_id": user_id})[0][0]
-        counts["facts"] += made[0]
-        counts["preferences"] += made[1]
-        counts["entities"] += made[2]
+        made = graphdb.rows(MEMORY_COUNTS, {"user_id": user_id})[0]
+        for kind in ("facts", "preferences", "entities"):
+            counts[kind] += made[kind]
         keys = defaultdict(int)
-        for name, kind in db.cypher_query(ENTITIES_UNMERGED, {"user_id": user_id})[0]:
-            keys[(kind, name_core(name) or name.lower())] += 1
+        for entity in graphdb.rows(ENTITIES_UNMERGED, {"user_id": user_id}):
+            keys[(entity["type"], name_core(entity["name"]) or entity["name"].lower())] += 1
         counts["duplicate_entities"] += sum(n - 1 for n in keys.values())
-        current = db.cypher_query(PREFERENCES_CURRENT_ALL, {"user_id": user_id})[0]
+        current = graphdb.rows(PREFERENCES_CURRENT_ALL, {"user_id": user_id})
         counts["duplicate_current_preferences"] += len(same_meaning_pairs(current))
-        counts["assistant_person_facts"] += db.cypher_query(PERSON_FACTS_FROM_ASSISTANT, {"user_id": user_id})[0][0][0]
+        counts["assistant_person_facts"] += graphdb.scalar(PERSON_FACTS_FROM_ASSISTANT, {"user_id": user_id})
     counts = dict(counts)
     return {"memory": counts, "per_1000_turns": {k: round(v * 1000 / turns, 1) for k, v in counts.items()}}
 
 
-def same_meaning_pairs(preferences: list) -> list[tuple[str, str]]:
-    """Return the pairs of (category, polarity, topic, preference) rows of one person that say one liking: of one
-    category, with the same content words or one topic inside the other with only words of taking part added (the
-    rule extraction keys and merges by), or topics whose vectors are at least SAME_MEANING_TOPIC_COSINE apart."""
-    topics = [topic or preference for _, _, topic, preference in preferences]
+def same_meaning_pairs(preferences: list[dict]) -> list[tuple[str, str]]:
+    """Return the pairs of preferences of one person that say one liking: of one category, with the same content
+    words or one topic inside the other with only words of taking part added (the rule extraction keys and merges
+    by), or topics whose vectors are at least SAME_MEANING_TOPIC_COSINE apart."""
+    topics = [p["topic"] or p["preference"] for p in preferences]
     vectors = get_embedder().embed(topics) if topics else []
     stems = [preference_stems(topic) for topic in topics]
     pairs = []
     for i, j in itertools.combinations(range(len(preferences)), 2):
-        if preferences[i][0] != preferences[j][0]:
+        if preferences[i]["category"] != preferences[j]["category"]:
             continue
         cosine = float(vectors[i] @ vectors[j])
         if preferences_same_meaning(stems[i], stems[j]) or cosine >= SAME_MEANING_TOPIC_COSINE:
             pairs.append((topics[i], topics[j]))
     return pairs
-
-
-def database_url() -> str:
-    """Return the URL of the database this process uses, so the processes it starts use the same one."""
-    s = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{s['NAME']}"
-    return f"postgres://{s['USER']}:{s['PASSWORD']}@{s['HOST'] or 'localhost'}:{s['PORT'] or 5432}/{s['NAME']}"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(port: int, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError):
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        time.sleep(0.2)
-    raise CommandError(f"The server did not start on port {port}.")
-
-
-def wait_for_workers(hostnames: list[str], seconds: float = 90) -> None:
-    from portal.celery import app
-
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        answered = {name for reply in app.control.ping(destination=hostnames, timeout=1) for name in reply}
-        if answered >= set(hostnames):
-            return
-    raise CommandError(f"The Celery workers did not start: {sorted(set(hostnames))}")

@@ -49,6 +49,57 @@ def relation_matches(relation, expected, surface) -> bool:
     return forward or (expected[2] in UNDIRECTED and bool(source & target_forms and target & source_forms))
 
 
+def case_score(*, case: dict, result, totals: dict) -> int:
+    """Add one gold case's matches to `totals`; return how many of its negated relations were emitted."""
+    by_name = {e.name: e for e in result.entities}
+
+    def surface(name):
+        entity = by_name.get(name)
+        return {normalise(f) for f in (entity.surface_forms if entity else [name])}
+
+    totals["typed"] += match_entities(predicted=result.entities, gold=case["expected_entities"], typed=True)
+    totals["untyped"] += match_entities(predicted=result.entities, gold=case["expected_entities"], typed=False)
+    totals["predicted"] += len(result.entities)
+    totals["gold"] += len(case["expected_entities"])
+
+    expected = [
+        (r["source"], r.get("source_aliases", []), r["relation_type"], r["target"], r.get("target_aliases", []))
+        for r in case["expected_relations"]
+    ]
+    used = set()
+    for relation in result.relations:
+        hit = next((i for i, e in enumerate(expected) if i not in used and relation_matches(relation, e, surface)), None)
+        if hit is not None:
+            used.add(hit)
+    totals["rel_matched"] += len(used)
+    totals["rel_predicted"] += len(result.relations)
+    totals["rel_gold"] += len(expected)
+
+    aliases = {e["name"]: e.get("aliases", []) for e in case["expected_entities"]}
+    negatives = 0
+    for source, type_, target in case.get("metadata", {}).get("negative_relations", []):
+        negative = (source, aliases.get(source, []), type_, target, aliases.get(target, []))
+        negatives += sum(1 for r in result.relations if relation_matches(r, negative, surface))
+    return negatives
+
+
+def scores(totals: dict) -> dict:
+    """Return the entities' and relations' precision, recall and F1 from the summed matches."""
+    return {
+        "entities": {
+            "typed": prf(matched=totals["typed"], predicted=totals["predicted"], gold=totals["gold"]),
+            "untyped": prf(matched=totals["untyped"], predicted=totals["predicted"], gold=totals["gold"]),
+            "predicted": totals["predicted"],
+            "gold": totals["gold"],
+        },
+        "relations": {
+            **prf(matched=totals["rel_matched"], predicted=totals["rel_predicted"], gold=totals["rel_gold"]),
+            "predicted": totals["rel_predicted"],
+            "gold": totals["rel_gold"],
+        },
+    }
+
+
 class Command(BaseCommand):
     help = "Score the configured extractor on a POLE+O gold set (entities, relations, negated relations)."
 
@@ -66,55 +117,11 @@ class Command(BaseCommand):
         negatives_emitted = 0
         started = time.perf_counter()
         for case in cases:
-            result = extractor.extract(text=case["text"])
-            by_name = {e.name: e for e in result.entities}
-
-            def surface(name):
-                entity = by_name.get(name)
-                return {normalise(f) for f in (entity.surface_forms if entity else [name])}
-
-            totals["typed"] += match_entities(predicted=result.entities, gold=case["expected_entities"], typed=True)
-            totals["untyped"] += match_entities(predicted=result.entities, gold=case["expected_entities"], typed=False)
-            totals["predicted"] += len(result.entities)
-            totals["gold"] += len(case["expected_entities"])
-
-            expected = [
-                (r["source"], r.get("source_aliases", []), r["relation_type"], r["target"], r.get("target_aliases", []))
-                for r in case["expected_relations"]
-            ]
-            used = set()
-            for relation in result.relations:
-                hit = next((i for i, e in enumerate(expected) if i not in used and relation_matches(relation, e, surface)), None)
-                if hit is not None:
-                    used.add(hit)
-            totals["rel_matched"] += len(used)
-            totals["rel_predicted"] += len(result.relations)
-            totals["rel_gold"] += len(expected)
-
-            aliases = {e["name"]: e.get("aliases", []) for e in case["expected_entities"]}
-            for source, type_, target in case.get("metadata", {}).get("negative_relations", []):
-                negative = (source, aliases.get(source, []), type_, target, aliases.get(target, []))
-                negatives_emitted += sum(1 for r in result.relations if relation_matches(r, negative, surface))
+            negatives_emitted += case_score(case=case, result=extractor.extract(text=case["text"]), totals=totals)
         elapsed = time.perf_counter() - started
 
-        report = {
-            "benchmark": "extraction",
-            "extractor": extractor.name,
-            "documents": len(cases),
-            "entities": {
-                "typed": prf(matched=totals["typed"], predicted=totals["predicted"], gold=totals["gold"]),
-                "untyped": prf(matched=totals["untyped"], predicted=totals["predicted"], gold=totals["gold"]),
-                "predicted": totals["predicted"],
-                "gold": totals["gold"],
-            },
-            "relations": {
-                **prf(matched=totals["rel_matched"], predicted=totals["rel_predicted"], gold=totals["rel_gold"]),
-                "predicted": totals["rel_predicted"],
-                "gold": totals["rel_gold"],
-            },
-            "negative_relations_emitted": negatives_emitted,
-            "seconds": round(elapsed, 3),
-        }
+        report = {"benchmark": "extraction", "extractor": extractor.name, "documents": len(cases),
+                  **scores(totals), "negative_relations_emitted": negatives_emitted, "seconds": round(elapsed, 3)}
         for label, numbers in (("entities typed", report["entities"]["typed"]),
                                ("entities untyped", report["entities"]["untyped"]),
                                ("relations", report["relations"])):

@@ -4,19 +4,20 @@ import json
 import os
 import re
 import subprocess
-import sys
 import time
 import uuid
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from neomodel import db
 
 from memory import ingest, services
 from memory.models import SCOPES, Agent
+from portal import graphdb
+from portal.processes import celery_worker_command
 
 SESSION = re.compile(r"^session_(\d+)$")
 TURN_SPACING = timedelta(seconds=30)
@@ -64,9 +65,7 @@ class Command(BaseCommand):
         subject = services.subject_get_or_create(user=user)
         agent = Agent.objects.create(agent_id=f"bench-{uuid.uuid4().hex[:12]}", name="bench", scopes=list(SCOPES))
         services.grant_create(subject=subject, agent=agent)
-        from portal.celery import app
-
-        app.control.purge()
+        current_app.control.purge()
         pool = None
         try:
             started = time.perf_counter()
@@ -77,17 +76,17 @@ class Command(BaseCommand):
                 pool = self._pool(workers)
                 appended = time.perf_counter()
             else:
-                for (uid,) in db.cypher_query(MESSAGE_UIDS, {"user_id": subject.user_id})[0]:
-                    ingest.message_extract(message_uid=uid, user_id=subject.user_id)
-            while db.cypher_query(MESSAGES_DONE, {"user_id": subject.user_id})[0][0][0] < total:
+                for row in graphdb.rows(MESSAGE_UIDS, {"user_id": subject.user_id}):
+                    ingest.message_extract(message_uid=row["uid"], user_id=subject.user_id)
+            while graphdb.scalar(MESSAGES_DONE, {"user_id": subject.user_id}) < total:
                 time.sleep(0.1)
             extracted = time.perf_counter()
         finally:
             if pool is not None:
                 pool.terminate()
                 pool.wait(timeout=60)
-            app.control.purge()  # inline, the appends still queued their tasks
-            while db.cypher_query(PERSON_DELETE, {"user_id": subject.user_id})[0][0][0]:
+            current_app.control.purge()  # inline, the appends still queued their tasks
+            while graphdb.scalar(PERSON_DELETE, {"user_id": subject.user_id}):
                 pass
             agent.delete()
             user.delete()
@@ -100,14 +99,12 @@ class Command(BaseCommand):
 
     def _pool(self, workers: int) -> subprocess.Popen:
         """Start a Celery prefork pool on the configured broker and wait until it answers."""
-        from portal.celery import app
 
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "prefork", "--concurrency",
-             str(workers), "--queues", "celery,extraction", "--hostname", f"bench-{os.getpid()}@%h",
-             "--loglevel", "WARNING"], cwd=settings.BASE_DIR, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        command = celery_worker_command(hostname=f"bench-{os.getpid()}@%h", queues="celery,extraction",
+                                        concurrency=workers)
+        process = subprocess.Popen(command, cwd=settings.BASE_DIR, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
-        while not app.control.ping(timeout=0.5):
+        while not current_app.control.ping(timeout=0.5):
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
                 raise CommandError("The Celery worker did not start.")

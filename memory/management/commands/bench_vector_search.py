@@ -11,12 +11,12 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.test import override_settings
-from neomodel import db
 
 from memory import selectors
 from memory.embeddings import get_embedder
 from memory.management.commands.bench_api import SEED_CHAIN
 from memory.management.commands.bench_conversations import conversations_load
+from portal import graphdb
 from portal.graphdb import rows, server_info, vector_search_filters
 
 LOCOMO_IDS = ["26", "30", "41", "42", "43", "44", "47", "48", "49", "50"]
@@ -86,13 +86,13 @@ class Command(BaseCommand):
             started = time.monotonic()
             for offset, (user_id, size) in enumerate(people.items()):
                 self._seed(user_id, size, turns, turn_vectors, seed=offset)
-            db.cypher_query(AWAIT_INDEXES)
+            graphdb.run(AWAIT_INDEXES)
             seed_seconds = time.monotonic() - started
             self.stderr.write(f"seeded {sum(people.values())} messages for {len(people)} people in {seed_seconds:.0f} s")
         filtered = vector_search_filters()
         points = [self._measure(f"bench-vs-{size}", size, query_vectors, filtered, options["repeat"]) for size in sizes]
         if not options["keep"]:
-            db.cypher_query(CLEAN, {"prefix": "bench-vs-"})
+            graphdb.run(CLEAN, {"prefix": "bench-vs-"})
         self.stdout.write(json.dumps({
             "benchmark": "vector_search", "neo4j": server_info()["version"], "filtered_search": filtered,
             "messages": sum(people.values()), "people": len(people), "seed_seconds": round(seed_seconds, 1),
@@ -139,7 +139,7 @@ class Command(BaseCommand):
             messages = [{"uid": str(uuid.uuid4()), "role": "user" if i % 2 else "assistant", "content": turns[base[i]],
                          "embedding": made[i].tolist(), "seq": i - chunk + 1,
                          "created_at": start + timedelta(minutes=10 * i)} for i in range(chunk, min(chunk + 1000, size))]
-            db.cypher_query(SEED, {"rows": [{"user_id": user_id, "session_id": session, "messages": messages}]})
+            graphdb.run(SEED, {"rows": [{"user_id": user_id, "session_id": session, "messages": messages}]})
 
     def _measure(self, user_id: str, size: int, queries: np.ndarray, filtered: bool, repeat: int) -> dict:
         """Time the context's vector branch (selectors.messages_nearest, the recall part of the one statement)

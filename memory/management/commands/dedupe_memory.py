@@ -2,7 +2,7 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from memory import dedupe
+from memory import ingest
 
 
 class Command(BaseCommand):
@@ -18,10 +18,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, user=None, review=False, dry_run=False, restore=False, **options):
         if restore:
-            restored = dedupe.preference_duplicates_restore(user_id=user)
+            restored = ingest.preference_duplicates_restore(user_id=user)
             self.stdout.write(json.dumps({"preferences_restored": restored}))
             return
-        duplicates = dedupe.duplicates_find(user_id=user)
+        duplicates = ingest.duplicates_find(user_id=user)
         for owner, canonical, others in duplicates.entities + duplicates.preferences:
             name = canonical.get("name") or canonical.get("preference")
             self.stdout.write(f"{owner}: {name!r} <- {[o.get('name') or o.get('preference') for o in others]}")
@@ -32,7 +32,7 @@ class Command(BaseCommand):
             "preference_duplicates": sum(len(o) for *_, o in duplicates.preferences),
         }
         if not dry_run:
-            merged = dedupe.duplicates_merge(duplicates=duplicates, review=review)
+            merged = ingest.duplicates_merge(duplicates=duplicates, review=review)
             summary.update(entities_merged=merged["entities"], preferences_merged=merged["preferences"],
                            entity_merge_status="pending" if review else "auto")
         self.stdout.write(json.dumps(summary))

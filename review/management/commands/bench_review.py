@@ -8,10 +8,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
-from neomodel import db
 
-from review import cypher
+from portal import graphdb
 from portal.models import AuditEvent
+from review import cypher
 
 BATCH = 2000
 
@@ -23,10 +23,10 @@ class Command(BaseCommand):
         parser.add_argument("--proposals", type=int, default=10_000)
         parser.add_argument("--renders", type=int, default=30)
         parser.add_argument("--allow-populated", action="store_true",
-                            help="Run even when Neo4j holds other data (the seeded nodes are labelled and removed).")
+                            help="Run even when Neo4j holds other data (the seeded people are the bench's own and removed).")
 
     def handle(self, *args, proposals, renders, allow_populated, **options):
-        foreign = db.cypher_query(cypher.BENCH_FOREIGN_NODES)[0][0][0]
+        foreign = graphdb.scalar(cypher.BENCH_FOREIGN_NODES, {"prefix": cypher.BENCH_PREFIX})
         if foreign and not allow_populated:
             raise CommandError(f"Neo4j holds {foreign} nodes of other data; use an empty database or pass "
                                "--allow-populated.")
@@ -56,18 +56,18 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps({"bench": "review_queue", "pending": proposals, "renders": renders,
                                           "p50_ms": round(p50, 1), "p95_ms": round(p95, 1)}))
         finally:
-            while db.cypher_query(cypher.BENCH_DELETE, {"batch": BATCH})[0][0][0]:
+            while graphdb.scalar(cypher.BENCH_DELETE, {"batch": BATCH, "prefix": cypher.BENCH_PREFIX}):
                 pass
             AuditEvent.objects.filter(actor=user).delete()
             user.delete()
 
     def _seed(self, n: int) -> None:
         for start in range(0, n, BATCH):
-            rows = [{"a": f"bench-a-{i}", "b": f"bench-b-{i}", "user_id": f"bench-user-{i % 50}",
+            rows = [{"a": f"bench-a-{i}", "b": f"bench-b-{i}", "user_id": f"{cypher.BENCH_PREFIX}{i % 50}",
                      "a_name": f"Person {i}", "b_name": f"Persons {i}", "type": "PERSON",
                      "score": 0.7 + (i % 20) / 100, "age": i,
                      "scores": json.dumps({"fuzzy": 0.9, "embedding": 0.8}),
                      "evidence": json.dumps({"mention": f"Person {i}", "sample": f"I met Person {i} today.",
                                              "mentions": []})}
                     for i in range(start, min(start + BATCH, n))]
-            db.cypher_query(cypher.BENCH_PROPOSALS_CREATE, {"rows": rows})
+            graphdb.run(cypher.BENCH_PROPOSALS_CREATE, {"rows": rows})

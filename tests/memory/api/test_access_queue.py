@@ -14,7 +14,6 @@ from memory.models import MemoryAccess, MemoryAccessItem
 from memory.tasks import access_queue_drain_task
 from portal.outbox import work_redispatch, work_status
 from portal.redis_clients import app_redis
-from tests.portal.test_redis_outage import app_redis_server  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
 

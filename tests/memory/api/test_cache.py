@@ -17,8 +17,8 @@ from django.utils import timezone
 from memory import services
 from memory.management.commands.bench_api import MCP_HEADERS, MCP_VERSION
 from memory.models import SCOPES
-from tests.conftest import ROOT, _test_database_url
-from tests.portal.test_redis_outage import app_redis_server  # noqa: F401  (a fixture)
+from portal.processes import database_url
+from tests.support.stack import ROOT
 
 pytestmark = pytest.mark.django_db
 ACCESS_TABLES = ("memory_agenttoken", "memory_agent", "memory_grant", "memory_consentrecord", "memory_subject")
@@ -157,7 +157,7 @@ def test_a_revoke_made_by_another_process_holds_on_this_ones_next_request(grante
               f"g = Grant.objects.select_related('subject', 'agent').get(pk={agent.grants.get().pk}); "
               "services.grant_revoke(subject=g.subject, agent=g.agent)")
     subprocess.run([sys.executable, "manage.py", "shell", "-c", revoke], cwd=ROOT, check=True,
-                   env={**os.environ, "DATABASE_URL": _test_database_url()})
+                   env={**os.environ, "DATABASE_URL": database_url()})
     assert _context(client, subject.user_id).status_code == 403
 
 

@@ -14,6 +14,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def statements(monkeypatch):
     """Count the Cypher statements sent, letting each through to Neo4j."""
+
     sent = []
     send = db.cypher_query
 
@@ -31,8 +32,9 @@ def _remembered(subject, agent, client):
         {"role": "assistant", "content": "Noted, Porto is lovely."}]}, format="json").json()["results"]
     for result in results:
         ingest.message_extract(message_uid=result["uid"], user_id=subject.user_id)
-    trace = services.trace_start(subject=subject, agent=agent, session_id="s1", task="find a tea shop in Porto")
-    services.trace_complete(subject=subject, trace_uid=trace, outcome="found one", success=True)
+    trace = services.trace_start(subject=subject, agent=agent, session_id="s1",
+                                 task="find a tea shop in Porto")["uid"]
+    services.trace_complete(subject=subject, agent=agent, trace_uid=trace, outcome="found one", success=True)
 
 
 def _context(client, user_id, query, **body):

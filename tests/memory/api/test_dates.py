@@ -2,37 +2,11 @@
 without one holds from the moment it was said. The context text and `as_of` read both."""
 
 import pytest
-from neomodel import db
 
-from tests.memory.test_graph import say
+from tests.support.api import employment_history
 
 pytestmark = pytest.mark.django_db
 
-SAID_FIRST, SAID_LATER = "2025-03-10T09:00:00+00:00", "2026-01-05T09:30:00+00:00"
-
-
-def employment_history(client, user_id: str) -> dict[str, dict]:
-    """Say two things through the API, each extracted as the worker does, plus an explicit fact with a
-    stated date; return the facts by object.
-
-    "Since 3 March 2025 I work at Contoso Bank." (said on 10 March 2025) holds from the date 2025-03-03;
-    "I work at Fabrikam now." (said on 5 January 2026, 09:30 UTC) holds from that moment and supersedes it.
-    """
-    say(client, user_id, "Since 3 March 2025 I work at Contoso Bank.", created_at=SAID_FIRST)
-    say(client, user_id, "Moved last year.", session="s2", created_at=SAID_FIRST,
-        facts=[{"subject": "user", "predicate": "RESIDES_AT", "object": "Porto", "valid_from": "2024-06-01"}])
-    say(client, user_id, "I work at Fabrikam now.", created_at=SAID_LATER)
-    rows, _ = db.cypher_query(
-        "MATCH (f:Fact {user_id: $u}) RETURN f.object, f.status, valueType(f.valid_from), valueType(f.valid_until)",
-        {"u": user_id})
-    facts = {obj: {"status": status, "valid_from": vf, "valid_until": vu} for obj, status, vf, vu in rows}
-    assert facts == {
-        "Contoso Bank": {"status": "superseded", "valid_from": "DATE NOT NULL",
-                         "valid_until": "ZONED DATETIME NOT NULL"},
-        "Porto": {"status": "current", "valid_from": "DATE NOT NULL", "valid_until": "NULL"},
-        "Fabrikam": {"status": "current", "valid_from": "ZONED DATETIME NOT NULL", "valid_until": "NULL"},
-    }
-    return facts
 
 
 def _facts_text(client, user_id: str, **extra) -> list[str]:

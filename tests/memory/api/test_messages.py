@@ -11,14 +11,10 @@ from neo4j.exceptions import ServiceUnavailable
 from neomodel import db
 
 from memory import cypher, services
-from tests.conftest import neo4j_unreachable
+from tests.support.api import append
+from tests.support.stack import neo4j_unreachable
 
 pytestmark = pytest.mark.django_db
-
-
-def _append(client, user_id, messages, session="s1"):
-    return client.post(f"/api/v1/conversations/{session}/messages", {"user_id": user_id, "messages": messages},
-                       format="json")
 
 
 def chain(user_id, session="s1"):
@@ -41,12 +37,12 @@ def chain(user_id, session="s1"):
 
 def test_messages_are_stored_in_order(granted):
     subject, _, client = granted
-    response = _append(client, subject.user_id, [{"role": "user", "content": "one"},
+    response = append(client, subject.user_id, [{"role": "user", "content": "one"},
                                                  {"role": "assistant", "content": "two"}])
     assert response.status_code == 201
     body = response.json()
     assert body["stored"] == 2 and [r["seq"] for r in body["results"]] == [1, 2]
-    _append(client, subject.user_id, [{"role": "user", "content": "three"}])
+    append(client, subject.user_id, [{"role": "user", "content": "three"}])
     assert chain(subject.user_id) == ["one", "two", "three"]
 
 
@@ -54,8 +50,8 @@ def test_resending_with_client_ids_stores_nothing_twice(granted):
     subject, _, client = granted
     batch = [{"role": "user", "content": "hello", "client_message_id": "m-1"},
              {"role": "assistant", "content": "hi!", "client_message_id": "m-2"}]
-    first = _append(client, subject.user_id, batch).json()
-    again = _append(client, subject.user_id, batch)
+    first = append(client, subject.user_id, batch).json()
+    again = append(client, subject.user_id, batch)
     assert again.status_code == 200
     body = again.json()
     assert body["stored"] == 0
@@ -67,13 +63,13 @@ def test_resending_with_client_ids_stores_nothing_twice(granted):
 def test_retried_call_without_client_ids_is_recognised_by_content(granted):
     subject, _, client = granted
     batch = [{"role": "user", "content": "what time is it?"}, {"role": "assistant", "content": "noon"}]
-    _append(client, subject.user_id, batch)
-    assert _append(client, subject.user_id, batch).json()["stored"] == 0
+    append(client, subject.user_id, batch)
+    assert append(client, subject.user_id, batch).json()["stored"] == 0
     # The same words later in a conversation are a new message.
-    _append(client, subject.user_id, [{"role": "user", "content": "thanks"}, {"role": "assistant", "content": "ok"},
+    append(client, subject.user_id, [{"role": "user", "content": "thanks"}, {"role": "assistant", "content": "ok"},
                                       {"role": "user", "content": "bye"}, {"role": "assistant", "content": "bye!"},
                                       {"role": "user", "content": "one more"}])
-    assert _append(client, subject.user_id, [{"role": "user", "content": "what time is it?"}]).json()["stored"] == 1
+    assert append(client, subject.user_id, [{"role": "user", "content": "what time is it?"}]).json()["stored"] == 1
 
 
 def test_concurrent_appends_from_threads_keep_one_chain(granted, transactional_db):
@@ -83,7 +79,7 @@ def test_concurrent_appends_from_threads_keep_one_chain(granted, transactional_d
     def worker(n):
         try:
             for i in range(5):
-                response = _append(client, subject.user_id, [{"role": "user", "content": f"t{n}-{i}"}])
+                response = append(client, subject.user_id, [{"role": "user", "content": f"t{n}-{i}"}])
                 assert response.status_code == 201, response.content
         except Exception as exc:  # collected and re-raised in the test thread
             errors.append(exc)
@@ -138,13 +134,13 @@ def test_concurrent_appends_from_processes_keep_one_chain(granted):
 def test_withdrawn_history_consent_stores_nothing_and_says_why(granted):
     subject, agent, client = granted
     services.consent_record(subject=subject, agent=None, category="history", granted=False)
-    response = _append(client, subject.user_id, [{"role": "user", "content": "secret", "client_message_id": "x"}])
+    response = append(client, subject.user_id, [{"role": "user", "content": "secret", "client_message_id": "x"}])
     assert response.status_code == 200
     result = response.json()["results"][0]
     assert result["stored"] is False and result["reason"] == "consent_withdrawn"
     assert db.cypher_query("MATCH (m:Message) RETURN count(m)")[0][0][0] == 0
     services.consent_record(subject=subject, agent=agent, category="history", granted=True)
-    assert _append(client, subject.user_id, [{"role": "user", "content": "now ok"}]).status_code == 201
+    assert append(client, subject.user_id, [{"role": "user", "content": "now ok"}]).status_code == 201
 
 
 @pytest.mark.parametrize("payload, field", [
@@ -166,7 +162,7 @@ def test_bad_input_is_rejected_naming_the_field(granted, payload, field):
 
 def test_bad_session_id_in_path_is_named(granted):
     subject, _, client = granted
-    response = _append(client, subject.user_id, [{"role": "user", "content": "x"}], session="a" * 129)
+    response = append(client, subject.user_id, [{"role": "user", "content": "x"}], session="a" * 129)
     assert response.status_code == 400 and "session_id" in response.json()["extra"]["fields"]
 
 
@@ -174,11 +170,11 @@ def test_neo4j_down_is_503_then_a_retry_stores_once(granted):
     subject, _, client = granted
     message = [{"role": "user", "content": "kept", "client_message_id": "k"}]
     with neo4j_unreachable():
-        response = _append(client, subject.user_id, message)
+        response = append(client, subject.user_id, message)
     assert response.status_code == 503
     assert "Neo4j" in response.json()["message"] and "nothing was changed" in response.json()["message"]
-    assert _append(client, subject.user_id, message).status_code == 201
-    assert _append(client, subject.user_id, message).json()["stored"] == 0
+    assert append(client, subject.user_id, message).status_code == 201
+    assert append(client, subject.user_id, message).json()["stored"] == 0
     assert chain(subject.user_id) == ["kept"]
 
 
@@ -193,11 +189,11 @@ def test_a_connection_lost_during_the_commit_says_the_outcome_is_unknown_and_the
         raise ServiceUnavailable("connection lost while committing")
 
     monkeypatch.setattr(db, "commit", commit_then_lose_the_reply)
-    lost = _append(client, subject.user_id, [{"role": "user", "content": "hello", "client_message_id": "c1"}])
+    lost = append(client, subject.user_id, [{"role": "user", "content": "hello", "client_message_id": "c1"}])
     monkeypatch.undo()
     assert lost.status_code == 503 and lost.json()["extra"] == {"service": "neo4j", "stored": "unknown"}
     assert "may or may not be stored" in lost.json()["message"] and "nothing was changed" not in lost.json()["message"]
-    retry = _append(client, subject.user_id, [{"role": "user", "content": "hello", "client_message_id": "c1"}])
+    retry = append(client, subject.user_id, [{"role": "user", "content": "hello", "client_message_id": "c1"}])
     assert retry.status_code == 200 and retry.json()["results"][0]["reason"] == "duplicate"
     assert chain(subject.user_id) == ["hello"]
 
@@ -212,7 +208,7 @@ def test_a_connection_lost_before_the_commit_says_nothing_was_changed(granted, m
         return query(statement, *args, **kwargs)
 
     monkeypatch.setattr(db, "cypher_query", lose_the_append)
-    lost = _append(client, subject.user_id, [{"role": "user", "content": "hello", "client_message_id": "c1"}])
+    lost = append(client, subject.user_id, [{"role": "user", "content": "hello", "client_message_id": "c1"}])
     monkeypatch.undo()
     assert lost.status_code == 503 and lost.json()["extra"] == {"service": "neo4j"}
     assert "nothing was changed" in lost.json()["message"]
@@ -227,7 +223,7 @@ def _stored_times(user_id, session="s1"):
 
 def test_messages_carry_their_own_time_with_its_offset(granted):
     subject, _, client = granted
-    response = _append(client, subject.user_id, [
+    response = append(client, subject.user_id, [
         {"role": "user", "content": "back then", "created_at": "2025-03-03T18:30:00+01:00"},
         {"role": "assistant", "content": "same minute", "created_at": "2025-03-03T18:30:00+01:00"},
         {"role": "user", "content": "now"},
@@ -247,7 +243,7 @@ def test_messages_carry_their_own_time_with_its_offset(granted):
 ])
 def test_a_bad_message_time_is_a_400_naming_the_message_and_field(granted, value, detail):
     subject, _, client = granted
-    response = _append(client, subject.user_id, [{"role": "user", "content": "ok"},
+    response = append(client, subject.user_id, [{"role": "user", "content": "ok"},
                                                  {"role": "user", "content": "bad", "created_at": value}])
     assert response.status_code == 400
     body = response.json()
@@ -259,24 +255,24 @@ def test_a_bad_message_time_is_a_400_naming_the_message_and_field(granted, value
 def test_a_few_minutes_of_clock_skew_are_accepted(granted):
     subject, _, client = granted
     soon = (timezone.now() + timedelta(minutes=2)).isoformat()
-    assert _append(client, subject.user_id, [{"role": "user", "content": "x", "created_at": soon}]).status_code == 201
+    assert append(client, subject.user_id, [{"role": "user", "content": "x", "created_at": soon}]).status_code == 201
 
 
 def test_a_message_earlier_than_the_one_before_it_is_refused(granted):
     subject, _, client = granted
     user = subject.user_id
-    assert _append(client, user, [{"role": "user", "content": "one", "created_at": "2025-03-03T10:00:00Z"}]).status_code == 201
-    stored = _append(client, user, [{"role": "user", "content": "two", "created_at": "2025-03-03T10:05:00Z"},
+    assert append(client, user, [{"role": "user", "content": "one", "created_at": "2025-03-03T10:00:00Z"}]).status_code == 201
+    stored = append(client, user, [{"role": "user", "content": "two", "created_at": "2025-03-03T10:05:00Z"},
                                     {"role": "user", "content": "three", "created_at": "2025-03-03T09:59:00Z"}])
     assert stored.status_code == 400
     body = stored.json()
     assert "messages[1].created_at" in body["message"]
     assert body["extra"]["fields"]["messages"] == {"1": {"created_at": [body["extra"]["fields"]["messages"]["1"]["created_at"][0]]}}
-    earlier = _append(client, user, [{"role": "user", "content": "zero", "created_at": "2025-03-03T09:00:00+00:00"}])
+    earlier = append(client, user, [{"role": "user", "content": "zero", "created_at": "2025-03-03T09:00:00+00:00"}])
     assert earlier.status_code == 400 and "messages[0].created_at" in earlier.json()["message"]
     assert chain(user) == ["one"]  # nothing of a refused batch was written
     # A re-sent duplicate keeps its own, earlier time and is no error; the new message goes on the chain.
-    again = _append(client, user, [{"role": "user", "content": "one", "created_at": "2025-03-03T10:00:00Z"},
+    again = append(client, user, [{"role": "user", "content": "one", "created_at": "2025-03-03T10:00:00Z"},
                                    {"role": "user", "content": "two", "created_at": "2025-03-03T11:00:00Z"}])
     assert again.status_code == 201 and [r["stored"] for r in again.json()["results"]] == [False, True]
     assert chain(user) == ["one", "two"]
@@ -285,8 +281,8 @@ def test_a_message_earlier_than_the_one_before_it_is_refused(granted):
 def test_a_message_without_a_time_after_one_dated_ahead_keeps_the_order(granted):
     subject, _, client = granted
     ahead = (timezone.now() + timedelta(minutes=3)).replace(microsecond=0)
-    _append(client, subject.user_id, [{"role": "user", "content": "ahead", "created_at": ahead.isoformat()}])
-    _append(client, subject.user_id, [{"role": "user", "content": "undated"}])
+    append(client, subject.user_id, [{"role": "user", "content": "ahead", "created_at": ahead.isoformat()}])
+    append(client, subject.user_id, [{"role": "user", "content": "undated"}])
     (_, first), (_, second) = _stored_times(subject.user_id)
     assert second >= first
 
@@ -302,12 +298,12 @@ def test_the_schema_documents_created_at(granted):
 
 def test_forgetting_the_last_message_lets_the_next_append_follow_the_one_before(granted):
     subject, _, client = granted
-    stored = _append(client, subject.user_id, [{"role": "user", "content": c} for c in ("one", "two", "three")]).json()
+    stored = append(client, subject.user_id, [{"role": "user", "content": c} for c in ("one", "two", "three")]).json()
 
     assert client.delete(f"/api/v1/users/{subject.user_id}/messages/{stored['results'][2]['uid']}").status_code == 200
     rows, _ = db.cypher_query("MATCH (c:Conversation {user_id: $u}) RETURN c.tail_uid", {"u": subject.user_id})
     assert rows == [[stored["results"][1]["uid"]]]
-    _append(client, subject.user_id, [{"role": "user", "content": "four"}])
+    append(client, subject.user_id, [{"role": "user", "content": "four"}])
 
     assert chain(subject.user_id) == ["one", "two", "four"]
     body = client.post("/api/v1/context", {"user_id": subject.user_id, "session_id": "s1", "token_budget": 500},
@@ -318,12 +314,12 @@ def test_forgetting_the_last_message_lets_the_next_append_follow_the_one_before(
 
 def test_a_conversation_that_names_no_last_message_is_appended_to_its_real_end(granted):
     subject, _, client = granted
-    _append(client, subject.user_id, [{"role": "user", "content": "one", "client_message_id": "a"},
+    append(client, subject.user_id, [{"role": "user", "content": "one", "client_message_id": "a"},
                                       {"role": "assistant", "content": "two"}])
     # As another library (or a version before tail_uid) leaves a conversation: nothing names its last message.
     db.cypher_query("MATCH (c:Conversation {user_id: $u}) REMOVE c.tail_uid", {"u": subject.user_id})
 
-    again = _append(client, subject.user_id, [{"role": "user", "content": "one", "client_message_id": "a"},
+    again = append(client, subject.user_id, [{"role": "user", "content": "one", "client_message_id": "a"},
                                               {"role": "assistant", "content": "two"},
                                               {"role": "user", "content": "three"}]).json()
 
@@ -337,10 +333,10 @@ def test_a_conversation_that_names_no_last_message_is_appended_to_its_real_end(g
 def test_repeats_are_found_by_client_id_however_long_ago_and_by_content_only_among_the_last(granted):
     subject, _, client = granted
     first = [{"role": "user", "content": "hello", "client_message_id": "early"}]
-    _append(client, subject.user_id, first)
-    _append(client, subject.user_id, [{"role": "user", "content": f"turn {i}"} for i in range(30)])
+    append(client, subject.user_id, first)
+    append(client, subject.user_id, [{"role": "user", "content": f"turn {i}"} for i in range(30)])
 
-    again = _append(client, subject.user_id, [*first, {"role": "user", "content": "turn 29"},
+    again = append(client, subject.user_id, [*first, {"role": "user", "content": "turn 29"},
                                               {"role": "user", "content": "turn 0"}]).json()
 
     assert [r["stored"] for r in again["results"]] == [False, False, True]

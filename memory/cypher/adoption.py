@@ -4,6 +4,8 @@ NAM's nodes carry `id` and no `user_id`; the reads below find them by that absen
 only what is still unowned. Writes address nodes by element id, found by the reads of the same run.
 """
 
+from portal.graphdb import quoted
+
 # The labels of memory nodes: whatever of these has no user_id is unowned.
 MEMORY_LABELS = ("User", "Conversation", "Message", "Entity", "Fact", "Preference", "ReasoningTrace",
                  "ReasoningStep", "ToolCall")
@@ -32,6 +34,13 @@ NAM_USERS = """
 MATCH (u:User) WHERE u.identifier IS NOT NULL
 RETURN elementId(u) AS node, u.identifier AS identifier, u.id AS nam_id, u.user_id AS user_id,
        u.attributes_json AS attributes
+"""
+
+# How the subject was known to neo4j-agent-memory: the identifier, NAM's id and the attributes (its name)
+# of their User node, adopted or not: NAM's facts and entities name a person by these, not by user_id.
+NAM_REFERENCES = """
+MATCH (u:User) WHERE u.identifier IS NOT NULL AND (u.user_id = $user_id OR (u.user_id IS NULL AND u.identifier = $user_id))
+RETURN u.identifier AS identifier, u.id AS nam_id, u.attributes_json AS attributes
 """
 
 # Whether this person's User node came from NAM (it holds NAM's identifier): NAM may still write for them.
@@ -170,40 +179,37 @@ SET mine.identifier = identifier, mine.id = id, mine.nam_id = id, mine.attribute
 # A copy for one more person of a node NAM shared between people: NAM's `id` stays on the original
 # only (its uniqueness constraint, which Neo4j checks as each property is set: the copy never holds
 # it), the copy keeps it as nam_id and takes its own uid as `id`, which NAM's readers need.
-_NODE_COPY = """
+def _node_copy(label: str) -> str:
+    return """
 UNWIND $rows AS row
-MATCH (n:{label}) WHERE elementId(n) = row.node
-CREATE (copy:{label})
-SET copy = n {{.*, id: null}}
+MATCH (n:""" + label + """) WHERE elementId(n) = row.node
+CREATE (copy:""" + label + """)
+SET copy = n {.*, id: null}
 SET copy += row.properties
 SET copy.id = copy.uid
 RETURN row.node AS node, row.properties.user_id AS user_id, elementId(copy) AS copy
 """
-NODE_COPY = {label: _NODE_COPY.format(label=label) for label in ("Entity", "Preference")}
 
-# Each person's own links move to that person's copy.
-MENTIONS_MOVE = """
+
+NODE_COPY = {label: _node_copy(label) for label in ("Entity", "Preference")}
+
+# Each person's own links move to that person's copy: `copy` and each row are in scope for the move.
+_TO_COPY = """
 UNWIND $rows AS row
 MATCH (copy) WHERE elementId(copy) = row.copy
-MATCH (m:Message {user_id: row.user_id})-[old:MENTIONS]->(n) WHERE elementId(n) = row.node
+"""
+_MOVED = """SET moved = properties(old)
+DELETE old
+"""
+MENTIONS_MOVE = _TO_COPY + """MATCH (m:Message {user_id: row.user_id})-[old:MENTIONS]->(n) WHERE elementId(n) = row.node
 CREATE (m)-[moved:MENTIONS]->(copy)
-SET moved = properties(old)
-DELETE old
-"""
+""" + _MOVED
 
-SOURCES_MOVE = """
-UNWIND $rows AS row
-MATCH (copy) WHERE elementId(copy) = row.copy
-MATCH (n)-[old:EXTRACTED_FROM]->(m:Message {user_id: row.user_id}) WHERE elementId(n) = row.node
+SOURCES_MOVE = _TO_COPY + """MATCH (n)-[old:EXTRACTED_FROM]->(m:Message {user_id: row.user_id}) WHERE elementId(n) = row.node
 CREATE (copy)-[moved:EXTRACTED_FROM]->(m)
-SET moved = properties(old)
-DELETE old
-"""
+""" + _MOVED
 
-PREFERENCE_OWNERS_MOVE = """
-UNWIND $rows AS row
-MATCH (copy) WHERE elementId(copy) = row.copy
-MATCH (u:User {user_id: row.user_id})-[old:HAS_PREFERENCE]->(n) WHERE elementId(n) = row.node
+PREFERENCE_OWNERS_MOVE = _TO_COPY + """MATCH (u:User {user_id: row.user_id})-[old:HAS_PREFERENCE]->(n) WHERE elementId(n) = row.node
 CREATE (u)-[:HAS_PREFERENCE]->(copy)
 DELETE old
 """
@@ -236,15 +242,18 @@ REMOVE n:""" + ":".join(NAM_ENTITY_LABELS)
 
 # A link copied between the copies that belong to the same person; the portal reads a merge's scores
 # and evidence as JSON.
-_LINK_COPY = """
+def _link_copy(type_: str) -> str:
+    return """
 UNWIND $rows AS row
-MATCH ()-[r:{type}]->() WHERE elementId(r) = row.rel
+MATCH ()-[r:""" + type_ + """]->() WHERE elementId(r) = row.rel
 MATCH (a) WHERE elementId(a) = row.start
 MATCH (b) WHERE elementId(b) = row.end
-CREATE (a)-[copy:{type}]->(b)
+CREATE (a)-[copy:""" + type_ + """]->(b)
 SET copy = properties(r), copy += row.properties
 """
-LINK_COPY = {type_: _LINK_COPY.format(type=type_) for type_ in LINK_TYPES}
+
+
+LINK_COPY = {type_: _link_copy(type_) for type_ in LINK_TYPES}
 
 LINKS_ADOPT = """
 UNWIND $rows AS row
@@ -288,16 +297,12 @@ RETURN name, labelsOrTypes[0] AS label, properties[0] AS property,
 """
 
 # Owned nodes of one label whose vector is not of the embedder's size: what adopt_nam has yet to recompute.
-_VECTORS_OF_ANOTHER_SIZE = """
-MATCH (n:{label}) WHERE n.user_id IS NOT NULL AND n[$property] IS NOT NULL AND size(n[$property]) <> $dimensions
-RETURN count(n) AS count
-"""
-
-
 def vectors_of_another_size(label: str) -> str:
-    return _VECTORS_OF_ANOTHER_SIZE.format(label="`" + label.replace("`", "``") + "`")
+    return ("MATCH (n:" + quoted(label) + ") WHERE n.user_id IS NOT NULL AND n[$property] IS NOT NULL "
+            "AND size(n[$property]) <> $dimensions\nRETURN count(n) AS count\n")
 
 
 def index_drop(name: str) -> str:
     """Return the statement that drops one index, its name (read from SHOW INDEXES) quoted."""
-    return "DROP INDEX `" + name.replace("`", "``") + "` IF EXISTS"
+
+    return "DROP INDEX " + quoted(name) + " IF EXISTS"

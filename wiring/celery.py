@@ -3,9 +3,9 @@ import os
 from celery import Celery
 from celery.signals import worker_process_init
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wiring.settings")
 
-app = Celery("portal")
+app = Celery("wiring")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

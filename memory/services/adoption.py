@@ -25,22 +25,21 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from neomodel import db
 
-from memory import adoption_cypher as cypher
-from memory import cypher as memory_cypher
+from memory.cypher import adoption as cypher
+from memory.cypher import schema as memory_schema
 from memory.embeddings import embedding_dimensions, get_embedder
 from memory.graph import ENTITY_TYPES
 from memory.ingest import derived_uid, entity_key, entity_uid
 from memory.models import Subject
-from memory.services import content_hash
+from memory.nam import folded, person_names
+from memory.services.messages import content_hash
+from portal import graphdb
 from portal.audit import audit_record
 from portal.exceptions import ApplicationError
 from portal.graphdb import rows, scalar
 from portal.redis_clients import app_redis
 
 USER_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-WORD = re.compile(r"\w+")
-# The attributes of a NAM user (upsert_user takes any) that hold the person's name.
-NAME_ATTRIBUTES = ("display_name", "name", "full_name")
 PLACEHOLDER_PREFIX = "nam:"
 ADOPTED_STATUS = "skipped"
 ADOPTED_NOTE = "Adopted from neo4j-agent-memory; the portal did not extract it."
@@ -104,21 +103,6 @@ class Plan:
             padded = f" {folded(text)} " if isinstance(text, str) else ""
             owners |= {user_id for ref, users in self.ids.items() if f" {ref} " in padded for user_id in users}
         return owners
-
-
-def folded(text: str) -> str:
-    """Return a text's words, case folded, one space apart: how a name is compared wherever it is written."""
-    return " ".join(WORD.findall(text.casefold()))
-
-
-def person_names(attributes: str | None) -> set[str]:
-    """Return the names a NAM user's attributes (NAM's attributes_json) give the person."""
-    try:
-        found = json.loads(attributes or "{}")
-    except ValueError:
-        return set()
-    return {found[key] for key in NAME_ATTRIBUTES
-            if isinstance(found, dict) and isinstance(found.get(key), str) and folded(found[key])}
 
 
 def _subject_user_id(identifier: str) -> str:
@@ -456,32 +440,31 @@ def nam_adopt_since(*, user_id: str) -> dict | None:
 
 
 def _graph_write(plan: Plan) -> None:
-    db.cypher_query(cypher.USERS_MERGE, {"rows": plan.users_merge})
+    graphdb.run(cypher.USERS_MERGE, {"rows": plan.users_merge})
     # Copies first, while the shared node is still NAM's: a copy of an owned one would clash with it.
     moves = {}
     for label, copies in plan.copies.items():
-        made, _ = db.cypher_query(cypher.NODE_COPY[label], {"rows": copies}) if copies else ([], None)
-        moves[label] = [{"node": node, "user_id": user_id, "copy": copy} for node, user_id, copy in made]
-    db.cypher_query(cypher.NODES_ADOPT, {"rows": plan.adopt})
-    db.cypher_query(cypher.MENTIONS_MOVE, {"rows": moves["Entity"]})
-    db.cypher_query(cypher.SOURCES_MOVE, {"rows": moves["Entity"]})
-    db.cypher_query(cypher.PREFERENCE_OWNERS_MOVE, {"rows": moves["Preference"]})
+        moves[label] = graphdb.rows(cypher.NODE_COPY[label], {"rows": copies}) if copies else []
+    graphdb.run(cypher.NODES_ADOPT, {"rows": plan.adopt})
+    graphdb.run(cypher.MENTIONS_MOVE, {"rows": moves["Entity"]})
+    graphdb.run(cypher.SOURCES_MOVE, {"rows": moves["Entity"]})
+    graphdb.run(cypher.PREFERENCE_OWNERS_MOVE, {"rows": moves["Preference"]})
     copy_of = {(move["node"], move["user_id"]): move["copy"] for label in moves for move in moves[label]}
     for links in plan.links_copy.values():
         for link in links:
             for end in ("start", "end"):
                 link[end] = copy_of.get((link[end], link["user_id"]), link[end])
-    db.cypher_query(cypher.ENTITY_SOURCES_MAP, {"nodes": plan.entity_nodes + list(copy_of.values())})
-    db.cypher_query(cypher.ENTITY_LABELS_DROP, {"nodes": plan.entity_nodes})
-    db.cypher_query(cypher.LINKS_ADOPT, {"rows": plan.links_adopt})
+    graphdb.run(cypher.ENTITY_SOURCES_MAP, {"nodes": plan.entity_nodes + list(copy_of.values())})
+    graphdb.run(cypher.ENTITY_LABELS_DROP, {"nodes": plan.entity_nodes})
+    graphdb.run(cypher.LINKS_ADOPT, {"rows": plan.links_adopt})
     for type_, links in plan.links_copy.items():
         if links:
-            db.cypher_query(cypher.LINK_COPY[type_], {"rows": links})
-    db.cypher_query(cypher.LINKS_DELETE, {"rels": plan.links_delete})
-    db.cypher_query(cypher.TRACES_LINK, {"rows": plan.traces})
-    db.cypher_query(cypher.TOOL_CALLS_LINK, {"nodes": plan.tool_calls})
+            graphdb.run(cypher.LINK_COPY[type_], {"rows": links})
+    graphdb.run(cypher.LINKS_DELETE, {"rels": plan.links_delete})
+    graphdb.run(cypher.TRACES_LINK, {"rows": plan.traces})
+    graphdb.run(cypher.TOOL_CALLS_LINK, {"nodes": plan.tool_calls})
     if plan.ids_missing:
-        db.cypher_query(cypher.IDS_GIVE, {"labels": list(cypher.MEMORY_LABELS)})
+        graphdb.run(cypher.IDS_GIVE, {"labels": list(cypher.MEMORY_LABELS)})
 
 
 def nam_report(*, plan: Plan, dry_run: bool) -> dict:
@@ -531,7 +514,8 @@ def vector_index_conflicts(*, dimensions: int) -> list[dict]:
     NAM agent's search (by name) finds no index (the portal's filtered index beside NAM's, on Neo4j
     2026, is not one). `foreign`: any other index of another size.
     """
-    names = {(label, prop): name for name, label, prop in memory_cypher.VECTOR_INDEXES}
+
+    names = {(label, prop): name for name, label, prop in memory_schema.VECTOR_INDEXES}
     conflicts = []
     for index in rows(cypher.VECTOR_INDEXES):
         shared = names.get((index["label"], index["property"]))
@@ -539,7 +523,7 @@ def vector_index_conflicts(*, dimensions: int) -> list[dict]:
             conflicts.append({**index, "problem": "resize", "expected": shared,
                               "stale": scalar(cypher.vectors_of_another_size(index["label"]),
                                               {"property": index["property"], "dimensions": dimensions})})
-        elif shared and index["name"] != shared and index["name"] not in memory_cypher.FILTERED_VECTOR_INDEXES:
+        elif shared and index["name"] != shared and index["name"] not in memory_schema.FILTERED_VECTOR_INDEXES:
             conflicts.append({**index, "problem": "rename", "expected": shared})
         elif index["dimensions"] != dimensions and not shared and index["name"] not in NAM_ONLY_VECTOR_INDEXES:
             conflicts.append({**index, "problem": "foreign"})

@@ -21,8 +21,8 @@ from governance import services as governance_services
 from governance.models import ErasureJob, ErasureScope, JobStatus
 from knowledge.models import RetrievalProfile
 from memory import ingest, services
-from memory.context import ContextRequest, context_build
 from memory import selectors as memory_selectors
+from memory.context import ContextRequest, context_build
 from memory.models import SCOPES, Agent, Subject
 from memory.selectors import consented_categories
 
@@ -65,65 +65,68 @@ class Session:
         return (now - timedelta(days=self.days_ago)).replace(hour=9, minute=30, second=0, microsecond=0)
 
 
+# The demo person's first six weeks, oldest first.
+BEFORE_THE_MOVE = (
+    Session("week-1-moving-in", 56, ASSISTANT["agent_id"], [
+        ("user", "Hi! I just moved to Lisbon. I work at Acme Corp as a data engineer."),
+        ("assistant", "Welcome to Lisbon! How is the new role at Acme Corp going?"),
+        ("user", "Good so far. I like window seats."),
+        ("assistant", "Noted: window seats from now on."),
+        ("user", "Find me a coffee place near the office, please."),
+        ("assistant", "There is a roastery four minutes from the office."),
+    ], Trace("Find a coffee place near the office", "Look near the user's workplace", "search_places",
+             {"near": "Acme Corp", "kind": "coffee"}, {"places": 4}, "4 places within 500 m",
+             "Suggested the roastery"), then_erase_reasoning=True),
+    Session("week-2-porto-trip", 48, ASSISTANT["agent_id"], [
+        ("user", "Can you book me a flight from Lisbon to Porto on Friday?"),
+        ("assistant", "Booked: Friday 9:05 to Porto, window seat."),
+        ("user", "Thanks. My colleague Jonathan Smith will join me in Porto."),
+        ("assistant", "I will add Jonathan Smith to the booking note."),
+    ], Trace("Book a flight from Lisbon to Porto on Friday", "Check the user's seat preference first",
+             "search_flights", {"from": "LIS", "to": "OPO", "date": "friday"}, {"flights": 3},
+             "3 flights on Friday", "Booked the 9:05 flight, window seat")),
+    Session("week-4-interview", 34, ASSISTANT["agent_id"], [
+        ("user", "Northwind Logistics invited me to an interview next week."),
+        ("assistant", "Good luck! Shall I block the morning in your calendar?"),
+        ("user", "Yes please. I love jazz."),
+        ("assistant", "There is a jazz quartet in Alfama on Thursday."),
+    ]),
+    Session("week-5-farewell", 27, ASSISTANT["agent_id"], [
+        ("user", "I had lunch with Marta Ribeiro from Acme Corp."),
+        ("assistant", "How was it?"),
+        ("user", "Lovely. Marta Ribeiro is organising my farewell party."),
+    ]),
+    Session("week-6-new-job", 21, ASSISTANT["agent_id"], [
+        ("user", "Big news: I work at Globex now."),
+        ("assistant", "Congratulations on the new job!"),
+        ("user", "Thanks! My new manager is Sofia Martins."),
+        ("user", "Jonathon Smith sent me a farewell card from the old team."),
+        ("assistant", "That was kind of him."),
+        ("user", "Marta sent the photos from the farewell party."),
+    ]),
+    Session("week-6-calendar", 19, CALENDAR["agent_id"], [
+        ("user", "Put my first day at the new job on my calendar for Monday at ten."),
+        ("assistant", "Added for Monday at 10:00."),
+    ]),
+)
+LAST_WEEK = Session("week-8-train", 3, ASSISTANT["agent_id"], [
+    ("user", "Book me a train from Porto to Lisbon on Monday."),
+    ("assistant", "Booked: Monday 7:39 to Lisbon, aisle seat."),
+    ("user", "My sister Sophia Martins is visiting next week."),
+], Trace("Book a train from Porto to Lisbon on Monday", "Check the user's seat preference first", "search_trains",
+         {"from": "Porto", "to": "Lisbon", "date": "monday"}, {"trains": 5}, "5 trains on Monday",
+         "Booked the 7:39 train, aisle seat"))
+
+
 def person_sessions(now: datetime) -> list[Session]:
     """Return the demo person's eight weeks, oldest first; one statement carries a date of its own."""
     moved = now - timedelta(days=19)
-    return [
-        Session("week-1-moving-in", 56, ASSISTANT["agent_id"], [
-            ("user", "Hi! I just moved to Lisbon. I work at Acme Corp as a data engineer."),
-            ("assistant", "Welcome to Lisbon! How is the new role at Acme Corp going?"),
-            ("user", "Good so far. I like window seats."),
-            ("assistant", "Noted: window seats from now on."),
-            ("user", "Find me a coffee place near the office, please."),
-            ("assistant", "There is a roastery four minutes from the office."),
-        ], Trace("Find a coffee place near the office", "Look near the user's workplace", "search_places",
-                 {"near": "Acme Corp", "kind": "coffee"}, {"places": 4}, "4 places within 500 m",
-                 "Suggested the roastery"), then_erase_reasoning=True),
-        Session("week-2-porto-trip", 48, ASSISTANT["agent_id"], [
-            ("user", "Can you book me a flight from Lisbon to Porto on Friday?"),
-            ("assistant", "Booked: Friday 9:05 to Porto, window seat."),
-            ("user", "Thanks. My colleague Jonathan Smith will join me in Porto."),
-            ("assistant", "I will add Jonathan Smith to the booking note."),
-        ], Trace("Book a flight from Lisbon to Porto on Friday", "Check the user's seat preference first",
-                 "search_flights", {"from": "LIS", "to": "OPO", "date": "friday"}, {"flights": 3},
-                 "3 flights on Friday", "Booked the 9:05 flight, window seat")),
-        Session("week-4-interview", 34, ASSISTANT["agent_id"], [
-            ("user", "Northwind Logistics invited me to an interview next week."),
-            ("assistant", "Good luck! Shall I block the morning in your calendar?"),
-            ("user", "Yes please. I love jazz."),
-            ("assistant", "There is a jazz quartet in Alfama on Thursday."),
-        ]),
-        Session("week-5-farewell", 27, ASSISTANT["agent_id"], [
-            ("user", "I had lunch with Marta Ribeiro from Acme Corp."),
-            ("assistant", "How was it?"),
-            ("user", "Lovely. Marta Ribeiro is organising my farewell party."),
-        ]),
-        Session("week-6-new-job", 21, ASSISTANT["agent_id"], [
-            ("user", "Big news: I work at Globex now."),
-            ("assistant", "Congratulations on the new job!"),
-            ("user", "Thanks! My new manager is Sofia Martins."),
-            ("user", "Jonathon Smith sent me a farewell card from the old team."),
-            ("assistant", "That was kind of him."),
-            ("user", "Marta sent the photos from the farewell party."),
-        ]),
-        Session("week-6-calendar", 19, CALENDAR["agent_id"], [
-            ("user", "Put my first day at the new job on my calendar for Monday at ten."),
-            ("assistant", "Added for Monday at 10:00."),
-        ]),
-        Session("week-7-moving-again", 14, ASSISTANT["agent_id"], [
-            ("user", f"Since {moved:%B} {moved.day}, {moved.year} I live in Porto."),
-            ("assistant", "Porto it is. Your address book is updated."),
-            ("user", "I get cold by the window. I don't like window seats. I like aisle seats."),
-            ("assistant", "Aisle seats from now on."),
-        ]),
-        Session("week-8-train", 3, ASSISTANT["agent_id"], [
-            ("user", "Book me a train from Porto to Lisbon on Monday."),
-            ("assistant", "Booked: Monday 7:39 to Lisbon, aisle seat."),
-            ("user", "My sister Sophia Martins is visiting next week."),
-        ], Trace("Book a train from Porto to Lisbon on Monday", "Check the user's seat preference first",
-                 "search_trains", {"from": "Porto", "to": "Lisbon", "date": "monday"}, {"trains": 5},
-                 "5 trains on Monday", "Booked the 7:39 train, aisle seat")),
-    ]
+    return [*BEFORE_THE_MOVE, Session("week-7-moving-again", 14, ASSISTANT["agent_id"], [
+        ("user", f"Since {moved:%B} {moved.day}, {moved.year} I live in Porto."),
+        ("assistant", "Porto it is. Your address book is updated."),
+        ("user", "I get cold by the window. I don't like window seats. I like aisle seats."),
+        ("assistant", "Aisle seats from now on."),
+    ]), LAST_WEEK]
 
 
 FORMER_SESSION = Session("trying-it-out", 30, ASSISTANT["agent_id"], [
@@ -202,7 +205,7 @@ class Command(BaseCommand):
         A session already stored is kept as it is, with what followed it.
         """
         if any(c["session_id"] == session.session_id
-               for c in governance_selectors.conversation_list(user_id=subject.user_id, limit=200)):
+               for c in memory_selectors.conversation_list(user_id=subject.user_id, limit=200)):
             self.stdout.write(f"Kept session {session.session_id}")
             return
         start = session.start(now)
@@ -228,12 +231,12 @@ class Command(BaseCommand):
                                turn_seq=result["turn_seq"])
 
     def _trace(self, subject: Subject, agent: Agent, session_id: str, trace: Trace) -> None:
-        uid = services.trace_start(subject=subject, agent=agent, session_id=session_id, task=trace.task)
-        services.trace_step_add(subject=subject, trace_uid=uid, thought=trace.thought, action=trace.tool,
-                                observation=trace.observation, tool_calls=[
+        uid = services.trace_start(subject=subject, agent=agent, session_id=session_id, task=trace.task)["uid"]
+        services.trace_step_add(subject=subject, agent=agent, trace_uid=uid, thought=trace.thought,
+                                action=trace.tool, observation=trace.observation, tool_calls=[
                                     {"tool_name": trace.tool, "arguments": trace.arguments, "result": trace.result,
                                      "status": "success", "duration_ms": 412.0}])
-        services.trace_complete(subject=subject, trace_uid=uid, outcome=trace.outcome, success=True)
+        services.trace_complete(subject=subject, agent=agent, trace_uid=uid, outcome=trace.outcome, success=True)
         self.stdout.write(f"Recorded the reasoning trace '{trace.task}'")
 
     def _erase_reasoning(self, subject: Subject) -> None:
@@ -301,5 +304,6 @@ class Command(BaseCommand):
 
 def _demo_item(user_id: str, kind: str, **fields) -> dict:
     """Return the demo person's item of a kind with these fields, which the demo's sessions wrote."""
+
     return next(item for item in memory_selectors.item_list(user_id=user_id, kind=kind, limit=200)["items"]
                 if all(item.get(name) == value for name, value in fields.items()))

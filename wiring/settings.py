@@ -35,7 +35,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", defa
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
 
 INSTALLED_APPS = [
-    "portal.apps.PortalAdminConfig",
+    "wiring.apps.PortalAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "review",
     "oauth2_provider",
     "agents_mcp",
+    "wiring.apps.WiringConfig",
 ]
 
 MIDDLEWARE = [
@@ -74,8 +75,8 @@ MIDDLEWARE = [
     "review.middleware.AgentUsageMiddleware",
 ]
 
-ROOT_URLCONF = "portal.urls"
-WSGI_APPLICATION = "portal.wsgi.application"
+ROOT_URLCONF = "wiring.urls"
+WSGI_APPLICATION = "wiring.wsgi.application"
 
 TEMPLATES = [
     {
@@ -146,7 +147,7 @@ MEDIA_ROOT = env.path("MEDIA_ROOT", default=VAR_DIR / "media")
 SITE_ID = 1
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "governance:overview"
-ACCOUNT_ADAPTER = "portal.accounts.AccountAdapter"  # staff land on the admin index instead
+ACCOUNT_ADAPTER = "wiring.accounts.AccountAdapter"  # staff land on the admin index instead
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")

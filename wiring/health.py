@@ -11,9 +11,9 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
 from portal import graphdb
-from portal.celery import app as celery_app
 from portal.outbox import work_status
 from portal.redis_clients import app_redis
+from wiring.celery import app as celery_app
 
 
 def _database() -> dict:

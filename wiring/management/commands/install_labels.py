@@ -5,9 +5,9 @@ from django.core.management.base import BaseCommand
 from neomodel import db
 
 from memory import cypher as memory_cypher
-from memory.adoption import vector_index_conflicts
-from memory.adoption_cypher import index_drop
+from memory.cypher.adoption import index_drop
 from memory.embeddings import embedding_dimensions
+from memory.services.adoption import vector_index_conflicts
 from portal import graphdb
 from review import cypher as review_cypher
 
@@ -31,15 +31,15 @@ class Command(BaseCommand):
         dimensions = embedding_dimensions()
         self._vector_indexes_check(dimensions, replace=options["replace_vector_indexes"])
         for statement in memory_cypher.SCHEMA_REPLACED:
-            db.cypher_query(statement)
+            graphdb.run(statement)
         db.install_all_labels(stdout=self.stdout if options["verbosity"] > 1 else io.StringIO())
         for statement in (s for schema in SCHEMAS for s in schema):
-            db.cypher_query(statement)
+            graphdb.run(statement)
         for statement in memory_cypher.SCHEMA_VECTOR:
-            db.cypher_query(statement, {"dimensions": dimensions})
+            graphdb.run(statement, {"dimensions": dimensions})
         if graphdb.vector_search_filters():
             for statement in memory_cypher.SCHEMA_VECTOR_FILTERED:
-                db.cypher_query(statement, {"dimensions": embedding_dimensions()})
+                graphdb.run(statement, {"dimensions": embedding_dimensions()})
         count = graphdb.scalar("SHOW INDEXES YIELD name RETURN count(*) AS indexes")
         self.stdout.write(self.style.SUCCESS(f"Graph schema installed: {count} indexes."))
 
@@ -74,5 +74,5 @@ class Command(BaseCommand):
                 f"Not replacing the vector indexes: owned nodes still hold vectors of another size than {dimensions} "
                 f"({', '.join(f'{where}: {n}' for where, n in stale.items())}). Run `manage.py adopt_nam` first.")
         for index in resize:
-            db.cypher_query(index_drop(index["name"]))
+            graphdb.run(index_drop(index["name"]))
             self.stdout.write(f"Dropped {index['name']} ({index['dimensions']} dimensions); built again at {dimensions}.")

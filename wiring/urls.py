@@ -3,8 +3,8 @@ from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from portal.health import healthz
-from portal.views import api_not_found, favicon
+from wiring.health import healthz
+from wiring.views import api_not_found, favicon
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="portal/home.html"), name="home"),

@@ -6,25 +6,24 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
 from collections import Counter
-from contextlib import contextmanager
 from pathlib import Path
 
 import redis
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from neomodel import db
 
 from memory import services
 from memory.models import SCOPES, Agent
+from portal import graphdb
 from portal.exceptions import TRANSIENT
 from portal.outbox import work_redispatch
+from portal.processes import celery_worker_command, free_port, gunicorn_serving, port_listening
 
 ROOT = Path(settings.BASE_DIR)
 NEO4J = ROOT / "tools" / "neo4j" / "neo4j.sh"
@@ -54,20 +53,6 @@ RETURN m.client_id AS client_id, m.extraction_status AS status,
 ENTITY_NAMES = "MATCH (e:Entity {user_id: $user_id}) RETURN e.name AS name, count(*) AS copies"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _listening(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-        return True
-    except OSError:
-        return False
-
-
 class Command(BaseCommand):
     help = ("Repeat the Neo4j-kill, broker-outage and worker-kill runs against a stack of the command's own "
             "(Neo4j, two redis-servers, gunicorn, a Celery worker) and print accepted-but-lost, duplicates, "
@@ -84,10 +69,10 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if os.environ.get(INNER) == "1":
             return self._runs(options)
-        home, port = Path(options["neo4j_home"]), options["neo4j_port"] or _free_port()
+        home, port = Path(options["neo4j_home"]), options["neo4j_port"] or free_port()
         if home.name != "neo4j-faults" and not (home / "bench-faults").exists():
             raise CommandError("--neo4j-home must be the bench's own directory (named neo4j-faults): it is wiped.")
-        if _listening(port):
+        if port_listening(port):
             raise CommandError(f"Something already listens on {port}: the bench runs its own Neo4j only.")
         shutil.rmtree(home, ignore_errors=True)
         home.mkdir(parents=True)
@@ -95,7 +80,7 @@ class Command(BaseCommand):
         work = ROOT / "var" / "bench-faults"
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
-        app_port, broker_port = _free_port(), _free_port()
+        app_port, broker_port = free_port(), free_port()
         env = {**os.environ, INNER: "1", "NEO4J_HOME": str(home), "NEO4J_BOLT_PORT": str(port),
                "NEO4J_PAGECACHE": "128m", "NEO4J_HEAP": "512m", "NEO4J_URL": f"bolt://neo4j:neo4j@127.0.0.1:{port}",
                "REDIS_URL": f"redis://127.0.0.1:{app_port}/0", "CELERY_BROKER_URL": f"redis://127.0.0.1:{broker_port}/0",
@@ -130,7 +115,7 @@ class Command(BaseCommand):
         self.token, self.user_id = self._person()
         started = time.monotonic()
         try:
-            with self._gunicorn() as port:
+            with gunicorn_serving() as port:
                 self.port = port
                 self.worker = self._worker()
                 try:
@@ -167,7 +152,7 @@ class Command(BaseCommand):
                 progress.wait_for(at)
                 pid = int((Path(os.environ["NEO4J_HOME"]) / "launcher.pid").read_text())
                 os.kill(pid, signal.SIGKILL)
-                while Path(f"/proc/{pid}").exists() or _listening(int(os.environ["NEO4J_BOLT_PORT"])):
+                while Path(f"/proc/{pid}").exists() or port_listening(int(os.environ["NEO4J_BOLT_PORT"])):
                     time.sleep(0.1)  # gone for good, or the launcher would take the dying one for a running Neo4j
                 time.sleep(1)
                 # The launcher gives up waiting after 120 s; recovery on a loaded machine may take longer.
@@ -198,36 +183,12 @@ class Command(BaseCommand):
     def _run(self, tag: str, options, fault) -> dict:
         total, clients = options["appends"], options["clients"]
         progress = Progress(total)
-        codes, accepted, pending, lock = Counter(), set(), set(), threading.Lock()
+        tally = Tally()
 
         def client(n: int):
             connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
             for i in range(n, total, clients):
-                client_id = f"{tag}-{i}"
-                body = json.dumps({"user_id": self.user_id, "messages": [{
-                    "role": "user", "content": f"I flew to {PLACES[i % len(PLACES)]} on trip {tag}{i}.",
-                    "client_message_id": client_id}]})
-                deadline = time.monotonic() + 300
-                while time.monotonic() < deadline and not progress.failed:
-                    try:
-                        connection.request("POST", f"/api/v1/conversations/{tag}-s{i % 2}/messages", body, {
-                            "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
-                        response = connection.getresponse()
-                        status, payload = response.status, response.read()
-                    except (OSError, http.client.HTTPException):
-                        connection.close()
-                        status, payload = "connection", b""
-                    with lock:
-                        codes[status] += 1
-                    if status in (200, 201):
-                        result = json.loads(payload)["results"][0]
-                        if result["stored"] or result.get("reason") == "duplicate":
-                            with lock:
-                                accepted.add(client_id)
-                                if result.get("extraction") == "pending":
-                                    pending.add(client_id)
-                            break
-                    time.sleep(0.2 + self.rng.random() * 0.3)
+                self._append(connection, tag=tag, i=i, progress=progress, tally=tally)
                 progress.advance()
 
         failures = []
@@ -247,9 +208,32 @@ class Command(BaseCommand):
             thread.join()
         if failures:
             raise CommandError(f"the fault could not be injected: {failures[0]!r}")
-        return {**self._settle(tag, accepted), "accepted": len(accepted), "accepted_extraction_pending": len(pending),
-                "refused_then_retried": sum(v for k, v in codes.items() if k not in (200, 201)),
-                "server_errors": codes[500]}
+        return {**self._settle(tag, tally.accepted), "accepted": len(tally.accepted),
+                "accepted_extraction_pending": len(tally.pending),
+                "refused_then_retried": sum(v for k, v in tally.codes.items() if k not in (200, 201)),
+                "server_errors": tally.codes[500]}
+
+    def _append(self, connection, *, tag: str, i: int, progress: "Progress", tally: "Tally") -> None:
+        """Append message i of the run until it is accepted (stored, or a duplicate of a stored one), retrying
+        whatever else is answered for five minutes or until the run fails."""
+        client_id = f"{tag}-{i}"
+        body = json.dumps({"user_id": self.user_id, "messages": [{
+            "role": "user", "content": f"I flew to {PLACES[i % len(PLACES)]} on trip {tag}{i}.",
+            "client_message_id": client_id}]})
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and not progress.failed:
+            try:
+                connection.request("POST", f"/api/v1/conversations/{tag}-s{i % 2}/messages", body, {
+                    "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
+                response = connection.getresponse()
+                status, payload = response.status, response.read()
+            except (OSError, http.client.HTTPException):
+                connection.close()
+                status, payload = "connection", b""
+            result = json.loads(payload)["results"][0] if status in (200, 201) else None
+            if tally.answered(client_id, status=status, result=result):
+                return
+            time.sleep(0.2 + self.rng.random() * 0.3)
 
     def _settle(self, tag: str, accepted: set[str]) -> dict:
         """Run the Beat task's function until nothing waits (or two minutes pass), then count."""
@@ -283,8 +267,7 @@ class Command(BaseCommand):
     def _rows(self, query: str) -> list[dict]:
         for _ in range(600):  # Neo4j may still be recovering from a kill
             try:
-                found, columns = db.cypher_query(query, {"user_id": self.user_id})
-                return [dict(zip(columns, row)) for row in found]
+                return graphdb.rows(query, {"user_id": self.user_id})
             except Exception:
                 time.sleep(1)
         raise CommandError("Neo4j did not come back")
@@ -306,10 +289,9 @@ class Command(BaseCommand):
 
     def _worker(self) -> subprocess.Popen:
         log = open(self.work / "worker.log", "a")
-        return subprocess.Popen([sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "prefork",
-                                 "--concurrency", "2", "--queues", "celery,extraction,maintenance", "--hostname",
-                                 f"bench-faults-{time.monotonic_ns()}@%h", "--loglevel", "WARNING"],
-                                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        command = celery_worker_command(hostname=f"bench-faults-{time.monotonic_ns()}@%h",
+                                        queues="celery,extraction,maintenance", concurrency=2)
+        return subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
     def _worker_stop(self, worker: subprocess.Popen) -> None:
         worker.terminate()
@@ -318,22 +300,23 @@ class Command(BaseCommand):
         except subprocess.TimeoutExpired:
             os.killpg(worker.pid, signal.SIGKILL)
 
-    @contextmanager
-    def _gunicorn(self):
-        port = _free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "portal.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-             "--threads", "4", "--worker-class", "gthread", "--log-level", "warning"], cwd=ROOT)
-        try:
-            deadline = time.monotonic() + 60
-            while not _listening(port):
-                if time.monotonic() > deadline:
-                    raise CommandError("gunicorn did not start")
-                time.sleep(0.2)
-            yield port
-        finally:
-            server.send_signal(signal.SIGTERM)
-            server.wait(timeout=30)
+
+class Tally:
+    """What the clients were answered: every status, and which appends were accepted (or left pending)."""
+
+    def __init__(self):
+        self.codes, self.accepted, self.pending, self.lock = Counter(), set(), set(), threading.Lock()
+
+    def answered(self, client_id: str, *, status, result: dict | None) -> bool:
+        """Count an answer; return whether it accepted the append."""
+        with self.lock:
+            self.codes[status] += 1
+            if result is None or not (result["stored"] or result.get("reason") == "duplicate"):
+                return False
+            self.accepted.add(client_id)
+            if result.get("extraction") == "pending":
+                self.pending.add(client_id)
+            return True
 
 
 class Progress:
@@ -353,5 +336,6 @@ class Progress:
 
     def release(self) -> None:
         """Let the clients stop retrying: the run has failed."""
+
         with self.cond:
             self.failed = True

@@ -1,0 +1,70 @@
+"""Two people with memory in every store, and the URL patterns read from the URLconf, for the boundary checks every
+endpoint and page inherits (tests/test_boundaries.py, tests/test_forms_hostile.py)."""
+
+import uuid
+
+import pytest
+from django.contrib import admin
+from django.test import Client
+from django.urls import get_resolver
+
+from governance import services as governance_services
+from memory import services
+from memory.selectors import item_list
+from review.urls import review_urls
+from tests.support.api import say
+
+MISSING = "no-such-id"
+
+
+def patterns(namespace: str) -> dict:
+    _, resolver = get_resolver().namespace_dict[namespace]
+    return {f"{namespace}:{p.name}": p for p in resolver.url_patterns}
+
+
+@pytest.fixture
+def people(make_subject, make_agent, api_for):
+    """Alice and Bob, each with an agent of their own and memory written through the API and the worker's step."""
+    found = {}
+    for name in ("alice", "bob"):
+        subject = make_subject()
+        agent, secret = make_agent()
+        services.grant_create(subject=subject, agent=agent)
+        api = api_for(secret)
+        message = say(api, subject.user_id, "Moved.", facts=[
+            {"subject": "user", "predicate": "RESIDES_AT", "object": f"{name}ville", "valid_from": "2024-06-01"}])
+        trace = api.post("/api/v1/traces", {"user_id": subject.user_id, "session_id": "s1", "task": "look"},
+                         format="json").json()["uid"]
+        page = Client()
+        page.force_login(subject.account)
+        export = governance_services.export_build(
+            job_id=governance_services.export_request(subject=subject).pk)
+        erasure = governance_services.erasure_request(subject=subject, scope="category", category="reasoning")
+        fact = item_list(user_id=subject.user_id, kind="facts")["items"][0]["uid"]
+        conversation = page.get("/me/conversations/").context["conversations"][0]["uid"]
+        correction = api.post(f"/api/v1/users/{subject.user_id}/facts/{fact}/corrections",
+                              {"object": f"{name}town"}, format="json").json()["correction"]
+        found[name] = {"subject": subject, "agent": agent, "api": api, "page": page, "message": message,
+                       "trace": trace, "fact": fact, "conversation": conversation, "export": export.public_id,
+                       "erasure": erasure.public_id, "correction": correction}
+    return found
+
+
+def page_kwargs(name: str, owner: dict | None) -> dict:
+    """Fill a /me/ pattern's parameters with the owner's real ids, or with missing ones when owner is None."""
+    pattern = patterns("governance")[name]
+    values = {"kind": "facts", "category": "history"}
+    if owner is None:
+        values |= {"uid": MISSING, "agent_id": "no-such-agent", "public_id": uuid.uuid4()}
+    else:
+        erasure = name in ("governance:erasure_detail", "governance:account_deleted")
+        public_id = "correction" if "correction" in name else "erasure" if erasure else "export"
+        values |= {"uid": owner["conversation"] if "conversation" in name else owner["fact"],
+                   "agent_id": owner["agent"].agent_id, "public_id": owner[public_id]}
+    return {key: values[key] for key in pattern.pattern.converters}
+
+
+# Staff pages: every review page, and the staff erasure the governance admin adds.
+STAFF = {p.name: p for p in review_urls(admin.site)} | {
+    p.name: p for model_admin in admin.site._registry.values() for p in model_admin.get_urls()
+    if p.name and p.name.startswith("governance_") and not p.name.startswith("governance_erasurejob_")}
