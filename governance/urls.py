@@ -13,6 +13,7 @@ urlpatterns = [
     path("agents/<slug:agent_id>/pause/", views.agent_pause, name="agent_pause"),
     path("agents/<slug:agent_id>/revoke/", views.agent_revoke, name="agent_revoke"),
     path("agents/<slug:agent_id>/correct/", views.agent_correct, name="agent_correct"),
+    path("agents/<slug:agent_id>/untrusted-writes/", views.agent_untrusted_writes, name="agent_untrusted_writes"),
     path("conversations/", views.conversation_list, name="conversation_list"),
     path("conversations/<str:uid>/", views.conversation_detail, name="conversation_detail"),
     path("memory/<kind:kind>/", views.item_list, name="item_list"),

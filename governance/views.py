@@ -15,9 +15,9 @@ from memory import selectors as memory_selectors
 from memory import services as memory_services
 from memory.forms import CorrectionForm
 from memory.kinds import ENTITIES, KINDS, TRACES, kind_get
-from memory.models import CATEGORIES
+from memory.models import CATEGORIES, UNTRUSTED_WRITES
 from memory.views import correction_decide
-from memory.wording import CATEGORY_HELP, CATEGORY_LABELS, category_label, provenance
+from memory.wording import CATEGORY_HELP, CATEGORY_LABELS, UNTRUSTED_WRITES_SAID, category_label, provenance
 from portal.exceptions import ApplicationError, found
 
 KIND_TITLES = {kind.name: kind.title for kind in KINDS}
@@ -129,7 +129,8 @@ def consent_erase(request, category):
 @login_required
 @require_GET
 def agent_list(request):
-    return _page(request, "governance/agent_list.html", "Agents", grants=selectors.grant_list(subject=_subject(request)))
+    return _page(request, "governance/agent_list.html", "Agents", grants=selectors.grant_list(subject=_subject(request)),
+                 untrusted_writes=UNTRUSTED_WRITES)
 
 
 @login_required
@@ -412,6 +413,20 @@ def correction_reject(request, public_id):
 def correction_undo(request, public_id):
     return _correction_decide(request, public_id, memory_services.correction_undo,
                               "Correction undone: the version before it is back.")
+
+
+@login_required
+@require_POST
+def agent_untrusted_writes(request, agent_id):
+    grant = found(selectors.grant_get, subject=_subject(request), agent_id=agent_id)
+    policy = request.POST.get("policy", "")
+    try:
+        memory_services.grant_untrusted_writes_set(grant=grant, policy=policy, actor=request.user)
+    except ApplicationError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, UNTRUSTED_WRITES_SAID[policy].format(agent=grant.agent.name))
+    return redirect("governance:agent_list")
 
 
 @login_required

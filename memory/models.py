@@ -17,6 +17,9 @@ from memory.wording import category_label
 SCOPES = ("context:read", "messages:write", "traces:write", "knowledge:read", "memory:correct", "memory:forget")
 CATEGORIES = ("history", "long_term", "reasoning")
 TOKEN_PREFIX = "mp"
+# What an agent's untrusted sources (its own turns, its tools, its explicit fields) may do to long-term memory.
+# Whatever is chosen, what memory.trust's strict rule flags waits for the person.
+UNTRUSTED_WRITES = [("apply", "Add it"), ("hold", "Hold it for review"), ("drop", "Keep none of it")]
 
 
 def _public_id() -> str:
@@ -69,6 +72,10 @@ class Agent(models.Model):
     name = models.CharField(max_length=120)
     scopes = models.JSONField(default=list, validators=[validate_scopes])
     rate_limit_per_minute = models.PositiveIntegerField(default=1200)
+    untrusted_writes = models.CharField(
+        max_length=8, choices=UNTRUSTED_WRITES, default="apply",
+        help_text="What this agent's own turns, tools and explicit fields may add to long-term memory, until the "
+                  "person chooses (risky details wait for them whatever is chosen).")
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -122,6 +129,9 @@ class Grant(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True)
     may_correct = models.BooleanField(
         default=False, help_text="The person lets this agent correct their memory without asking them first.")
+    untrusted_writes = models.CharField(
+        max_length=8, choices=UNTRUSTED_WRITES, blank=True, default="",
+        help_text="The person's choice of what the agent's untrusted sources may add; blank: the agent's default.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["subject", "agent"], name="one_grant_per_agent")]
@@ -129,6 +139,10 @@ class Grant(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+    @property
+    def effective_untrusted_writes(self) -> str:
+        return self.untrusted_writes or self.agent.untrusted_writes
 
 
 class ConsentRecord(models.Model):

@@ -63,6 +63,13 @@ CATEGORY_HELP = {
     "long_term": "facts, preferences and the people, places and things you mention",
     "reasoning": "how agents worked through tasks for you",
 }
+# What a person is told after choosing what an agent's own words and its tools may add (models.UNTRUSTED_WRITES).
+UNTRUSTED_WRITES_SAID = {
+    "apply": "What {agent} and its tools say about you is added to your memory; payment, contact, login and "
+             "identity details and standing instructions still wait for you.",
+    "hold": "What {agent} and its tools say about you waits for you before it is added to your memory.",
+    "drop": "Nothing {agent} or its tools say about you is added to your memory; your own words still are.",
+}
 ENTITY_TYPE_LABELS = {"PERSON": "person", "ORGANIZATION": "organisation", "LOCATION": "place", "EVENT": "event",
                       "OBJECT": "thing"}
 STATUS_LABELS = {"current": "current", "superseded": "replaced by a newer one", "retracted": "withdrawn",

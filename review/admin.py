@@ -37,7 +37,7 @@ class AgentAdmin(BoundedSearchAdmin):
     list_display = ("name", "agent_id", "scope_list", "rate_limit", "active", "calls", "errors", "context_reads",
                     "last_use")
     search_fields = ("agent_id", "name")
-    fields = ("agent_id", "name", "scopes", "rate_limit_per_minute", "is_active")
+    fields = ("agent_id", "name", "scopes", "rate_limit_per_minute", "untrusted_writes", "is_active")
     change_form_template = "review/agent_change_form.html"
 
     def has_module_permission(self, request):
