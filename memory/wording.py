@@ -86,6 +86,7 @@ FIELD_LABELS = {
     "preference": "Preference", "context": "Context", "name": "Name", "type": "Type", "aliases": "Also called",
     "description": "Description", "session_id": "Conversation", "task": "Task", "outcome": "Outcome",
     "success": "Succeeded", "started_at": "Started", "completed_at": "Completed",
+    "tool_name": "Tool", "source_url": "Read from", "held_reasons": "Kept out of what agents recall, because",
 }
 
 

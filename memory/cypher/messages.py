@@ -16,7 +16,8 @@ WITH c, tail, i, $messages[i] AS row
 CREATE (m:Message {
   uid: randomUUID(), user_id: $user_id, role: row.role, content: row.content, speaker: row.speaker,
   seq: c.last_seq + i + 1, client_id: row.client_id, content_hash: row.content_hash, agent_id: $agent_id,
-  created_at: row.created_at, stored_at: datetime(), extraction_status: 'pending', explicit: row.explicit
+  created_at: row.created_at, stored_at: datetime(), extraction_status: 'pending', explicit: row.explicit,
+  tool_name: row.tool_name, source_url: row.source_url, held_reasons: row.held_reasons
 })
 // What neo4j-agent-memory reads a message by, and orders by: a batch said at one moment, a microsecond apart.
 SET m.id = m.uid, m.timestamp = row.created_at + duration({microseconds: i})
