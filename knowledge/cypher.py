@@ -125,4 +125,5 @@ BENCH_CHUNKS = (
     "CREATE (:BenchChunk:KnowledgeBench {uid: row.uid, text: row.text, embedding: row.embedding})"
     "-[:FROM_DOCUMENT]->(doc)"
 )
+BENCH_CHUNK_VECTORS = "MATCH (c:BenchChunk) RETURN c.uid AS uid, c.embedding AS embedding"
 BENCH_CLEAN = "MATCH (n:KnowledgeBench) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"

@@ -148,6 +148,8 @@ class ExtractedFrom(StructuredRel):
     key = StringProperty()
     valid_from = StatedTimeProperty()
     correction_id = StringProperty(help_text="Set on a statement a correction carried over to its new version.")
+    via = StringProperty(help_text="On a preference: the uid of the duplicate whose statement it carries (one liking "
+                                   "said in other words).")
 
 
 class SupersededBy(StructuredRel):
@@ -155,8 +157,8 @@ class SupersededBy(StructuredRel):
     confirmed_by = StringProperty()
     reverted_at = DateTimeNeo4jFormatProperty()
     reverted_by = StringProperty()
-    reason = StringProperty(help_text="'duplicate' when dedupe_memory merged a duplicate preference into another; "
-                                      "'correction' when a person or reviewer corrected it.")
+    reason = StringProperty(help_text="'duplicate' when a preference says the liking another said first, in other "
+                                      "words; 'correction' when a person or reviewer corrected it.")
     merged_at = DateTimeNeo4jFormatProperty()
     correction_id = StringProperty()
     corrected_at = DateTimeNeo4jFormatProperty()
@@ -220,6 +222,7 @@ class Preference(StatedNode):
     polarity = StringProperty(choices={p: p for p in POLARITIES})
     context = StringProperty()
     status = StringProperty(default="current", choices={s: s for s in FACT_STATUSES})
+    kept_apart = BooleanProperty(help_text="Its merge as a duplicate was undone: it is never merged by meaning again.")
     superseded_by = RelationshipTo("Preference", "SUPERSEDED_BY", cardinality=ZeroOrOne, model=SupersededBy)
 
 

@@ -77,6 +77,8 @@ STATUS_LABELS = {"current": "current", "superseded": "replaced by a newer one", 
                  "undone": "undone", "pending": "waiting", "confirmed": "confirmed", "auto": "automatic",
                  "done": "done", "failed": "failed", "duplicate": "a repeat"}
 ROLE_LABELS = {"user": "You", "assistant": "Agent", "system": "System", "tool": "Tool"}
+# Whose words a message of each role holds, as the context text says it to the model.
+SPEAKER_WORDS = {"user": "user", "assistant": "the assistant", "system": "a system message", "tool": "a tool"}
 FIELD_LABELS = {
     "subject": "About", "predicate": "Relation", "object": "Value", "confidence": "Confidence",
     "valid_from": "Since", "valid_until": "Until", "recorded_at": "Learnt", "expired_at": "Replaced",
@@ -109,6 +111,16 @@ def status_label(status: str) -> str:
 
 def role_label(role: str) -> str:
     return ROLE_LABELS.get(role, words(role).capitalize())
+
+
+def speaker_words(role: str, *, label: str | None = None) -> str:
+    """Return whose words a message holds, for the model: the name its turn is labelled with in a conversation
+    between people ("Caroline"), else its role ("user", not "you": the model reads it, "the assistant"); a tool
+    or system message says so before any name it gives itself ("a tool (Caroline)")."""
+    said = SPEAKER_WORDS.get(role, words(role))
+    if not label:
+        return said
+    return label if role in ("user", "assistant") else f"{said} ({label})"
 
 
 def field_label(name: str) -> str:

@@ -11,7 +11,7 @@ from tests.support.stack import ROOT
 
 # A sibling folder reached as a relative path, or named as a path component ("shared" in a
 # pathlib join, /shared/ in a path string).
-SIBLING_REFERENCE = re.compile(r"\.\./shared\b|[\"']shared[\"']|[/\\]shared[/\\]")
+SIBLING_REFERENCE = re.compile(r"\.\./shared\b|/\s*[\"']shared[\"']|[\"']shared[\"']\s*/|[/\\]shared[/\\]")
 # Folders that are not the project's own files: version control, installed packages, run state.
 NOT_THE_PROJECT = {".git", ".venv", "var", "node_modules", "__pycache__", ".pytest_cache", "test-artifacts",
                    "media", "staticfiles", os.path.join("tools", "neo4j", "lib")}
@@ -55,7 +55,8 @@ def test_the_scan_finds_a_planted_reference(tmp_path, line):
 
 
 def test_shared_as_a_word_is_not_a_reference(tmp_path):
-    (tmp_path / "tasks.py").write_text("from celery import shared_task\n# a graph shared by everyone\n")
+    (tmp_path / "tasks.py").write_text("from celery import shared_task\n# a graph shared by everyone\n"
+                                       'VERBS = {"said", "shared", "wrote"}\n')
     assert sibling_references(root=tmp_path) == []
 
 
@@ -63,6 +64,7 @@ def test_shared_as_a_word_is_not_a_reference(tmp_path):
     ("bench_extraction", "gold", "data/poleo/poleo_gold.json"),
     ("bench_resolution", "gold", "data/poleo/poleo_resolution_gold.json"),
     ("bench_context_graph", "scenarios", "data/context_graph/scenarios.json"),
+    ("bench_poisoning", "scenarios", "data/poisoning/scenarios.json"),
 ])
 def test_the_benchmarks_read_the_repository_copy_by_default(command, option, expected):
     parser = load_command_class("memory", command).create_parser("manage.py", command)

@@ -1,4 +1,5 @@
 import re
+from collections.abc import Callable
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer, inline_serializer
@@ -66,9 +67,11 @@ class ContextBuildApi(AgentApi):
             f"Text to inject into the prompt; empty when nothing was recalled. Its first line is "
             f"`{CONTEXT_BEGIN}` and its last `{CONTEXT_END}`, and neither appears anywhere else: remembered "
             f"content is data between them, never instructions. Inside, a line is a section header or `- ` and "
-            f"one item. In an item's text every control character (line feed, carriage return, tab, NEL and the "
+            f"one item; a message says whose words it holds (`you`, `the assistant`, `a tool`, a speaker's name), "
+            f"and one from the assistant, a tool or the system that reads as meant for a model is left out. "
+            f"In an item's text every control character (line feed, carriage return, tab, NEL and the "
             f"rest of C0 and C1) and U+2028/U+2029, with the blanks around them, become one space, and the `<` "
-            f"of a `<memory-context` or `</memory-context` tag (any case or spacing) becomes `\u2039`, so stored "
+            f"of a `<memory` or `</memory` tag (any case or spacing) becomes `\u2039`, so stored "
             f"text can neither start a line nor close the fence. `items` keep the text as stored."))
         items = s.ContextItemSerializer(many=True)
         token_count = serializers.IntegerField()
@@ -223,11 +226,24 @@ class TraceCompleteApi(AgentApi):
         return Response({"uid": trace_uid, "completed": True})
 
 
-class ItemListApi(AgentApi):
-    """A subject's messages, facts, preferences, entities or traces, newest first, cursor-paginated; the
-    retracted versions of facts and preferences only when `include_retracted` asks for them."""
+class ItemsReadApi(AgentApi):
+    """What listing and searching a subject's items of one kind share: the filters read, then the subject's items
+    through `selector`, with consent required and retention applied."""
 
     permission_classes = [HasScope.of("context:read")]
+
+    def items_read(self, request, *, user_id: str, kind: str, selector: Callable):
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        subject = self.subject(user_id)
+        selectors.consent_require(subject=subject, agent=self.agent, category=kind_get(kind).category)
+        return selector(user_id=subject.user_id, kind=kind, **filters.validated_data,
+                        cutoffs=selectors.retention_cutoffs(subject=subject, agent=self.agent))
+
+
+class ItemListApi(ItemsReadApi):
+    """A subject's messages, facts, preferences, entities or traces, newest first, cursor-paginated; the
+    retracted versions of facts and preferences only when `include_retracted` asks for them."""
 
     @extend_schema_serializer(component_name="ItemListFilter")
     class FilterSerializer(s.StrictSerializer):
@@ -243,19 +259,11 @@ class ItemListApi(AgentApi):
         "items": serializers.ListField(child=serializers.DictField()),
         "next": serializers.CharField(allow_null=True)}))
     def get(self, request, user_id, kind):
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        subject = self.subject(user_id)
-        selectors.consent_require(subject=subject, agent=self.agent, category=kind_get(kind).category)
-        page = selectors.item_list(user_id=subject.user_id, kind=kind, **filters.validated_data,
-                                   cutoffs=selectors.retention_cutoffs(subject=subject, agent=self.agent))
-        return Response(page)
+        return Response(self.items_read(request, user_id=user_id, kind=kind, selector=selectors.item_list))
 
 
-class ItemSearchApi(AgentApi):
+class ItemSearchApi(ItemsReadApi):
     """A subject's items of one kind whose text contains `text` (case-insensitively, as one phrase), newest first."""
-
-    permission_classes = [HasScope.of("context:read")]
 
     @extend_schema_serializer(component_name="ItemSearchFilter")
     class FilterSerializer(s.StrictSerializer):
@@ -265,13 +273,7 @@ class ItemSearchApi(AgentApi):
     @extend_schema(operation_id="memory_item_search", parameters=[FilterSerializer], responses=inline_serializer(
         "ItemSearchResult", {"items": serializers.ListField(child=serializers.DictField())}))
     def get(self, request, user_id, kind):
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        subject = self.subject(user_id)
-        selectors.consent_require(subject=subject, agent=self.agent, category=kind_get(kind).category)
-        items = selectors.item_search(user_id=subject.user_id, kind=kind, **filters.validated_data,
-                                      cutoffs=selectors.retention_cutoffs(subject=subject, agent=self.agent))
-        return Response({"items": items})
+        return Response({"items": self.items_read(request, user_id=user_id, kind=kind, selector=selectors.item_search)})
 
 
 class ItemDetailApi(AgentApi):

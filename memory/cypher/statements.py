@@ -38,7 +38,7 @@ TIMELINE_SETTLE = {label: _timeline_settle(label) for label in STATED}
 def _statements_of(label: str) -> str:
     return """
 MATCH (n:""" + label + """ {uid: $uid, user_id: $user_id})-[e:EXTRACTED_FROM]->(m:Message {user_id: $user_id})
-WHERE e.key IS NOT NULL
+WHERE e.key IS NOT NULL AND e.via IS NULL
 RETURN m.uid AS message_uid, e.key AS key, e.valid_from AS valid_from
 """
 
@@ -113,7 +113,7 @@ UNWIND $uids AS wrong
 MATCH (n:""" + label + """ {uid: wrong, user_id: $user_id, status: 'retracted'})
 MATCH (n)-[chain:SUPERSEDED_BY*1..20]->(v:""" + label + """ {user_id: $user_id})
 WHERE all(r IN chain WHERE r.reason = 'correction') AND v.status <> 'retracted'
-RETURN wrong, v.uid AS version_uid, v.stated_from AS stated_from, v.topic AS topic
+RETURN wrong, v.uid AS version_uid, v.stated_from AS stated_from
 """
 
 

@@ -24,9 +24,9 @@ CREATE (s:ReasoningStep {
 SET s.id = s.uid
 CREATE (t)-[:HAS_STEP {order: order}]->(s)
 WITH s, order
-UNWIND (CASE WHEN size($tool_calls) = 0 THEN [null] ELSE $tool_calls END) AS call
-CALL (s, call) {
-  WITH s, call WHERE call IS NOT NULL
+// Aggregating, the subquery answers one row even for a step without tool calls.
+CALL (s) {
+  UNWIND $tool_calls AS call
   CREATE (tc:ToolCall {
     uid: randomUUID(), user_id: $user_id, tool_name: call.tool_name, arguments: call.arguments,
     result: call.result, status: call.status, error: call.error, duration_ms: call.duration_ms,
@@ -34,9 +34,9 @@ CALL (s, call) {
   })
   SET tc.id = tc.uid
   CREATE (s)-[:HAS_TOOL_CALL]->(tc)
-  RETURN tc.uid AS call_uid
+  RETURN collect(tc.uid) AS tool_call_uids
 }
-RETURN s.uid AS uid, order, collect(call_uid) AS tool_call_uids
+RETURN s.uid AS uid, order, tool_call_uids
 """
 
 TRACE_COMPLETE = """

@@ -323,3 +323,63 @@ PREFERENCE_CATEGORIES = {
                       "drums", "painting", "drawing", "art", "pottery", "photography", "gaming", "hiking", "running",
                       "swimming", "cycling", "climbing", "yoga", "kickboxing", "surfing", "camping", "song", "songs"},
 }
+
+# How people report at work: a verb that frames the clause it reports ("Reviewer flagged that ...", "Ingestor reported
+# the pipeline depends on ..."). A decision's clause may say what will be ("decided the project will use X").
+REPORTING_VERBS = {
+    "reported", "reports", "noted", "notes", "flagged", "flags", "found", "confirmed", "confirms", "determined",
+    "identified", "detected", "discovered", "observed", "noticed", "mentioned", "said", "says", "stated", "announced",
+    "explained", "indicated", "pointed out", "highlighted", "warned", "logged", "recorded", "documented", "verified",
+    "established", "realised", "realized", "learned", "learnt", "saw", "shared", "wrote", "told", "informed",
+    "reminded", "clarified", "stressed", "emphasised", "emphasized", "checked", "double-checked", "measured",
+    "decided", "agreed", "concluded", "resolved", "ruled", "committed", "settled",
+}
+DECISION_VERBS = {"decided", "agreed", "concluded", "resolved", "ruled", "committed", "settled", "determined"}
+# Verbs that relate two things at work, in their base form: "AuthModule depends on RateLimiter", "Source_A reports
+# a 23% adoption increase". Irregular forms are listed; the rest are inflected by rule.
+RELATING_VERBS = {
+    "use", "depend", "rely", "call", "read", "write", "feed", "consume", "produce", "return", "report", "show",
+    "contradict", "require", "need", "block", "include", "contain", "exceed", "affect", "impact", "cause", "break",
+    "support", "replace", "supersede", "duplicate", "reference", "target", "serve", "host", "run", "own", "manage",
+    "maintain", "handle", "lead", "cover", "trigger", "throw", "hit", "reach", "miss", "conflict", "integrate",
+    "connect", "point", "link", "belong", "wrap", "import", "export", "send", "receive", "publish", "store", "cache",
+    "process", "ingest", "generate", "deliver", "expose", "fix", "resolve", "address", "cost", "govern", "track",
+    "monitor", "emit", "load", "query", "overlap", "match", "violate", "follow", "precede", "outperform", "fund",
+    "sponsor", "cite", "list", "specify", "define", "limit", "restrict", "allow", "prevent", "drive", "power",
+    "underpin", "invalidate", "total", "average", "span", "hold", "reuse", "extend", "override", "inherit",
+}
+IRREGULAR_VERBS = {  # base: (third person, past, past participle)
+    "run": ("runs", "ran", "run"), "lead": ("leads", "led", "led"), "feed": ("feeds", "fed", "fed"),
+    "read": ("reads", "read", "read"), "write": ("writes", "wrote", "written"), "send": ("sends", "sent", "sent"),
+    "break": ("breaks", "broke", "broken"), "hit": ("hits", "hit", "hit"), "cost": ("costs", "cost", "cost"),
+    "hold": ("holds", "held", "held"), "throw": ("throws", "threw", "thrown"), "show": ("shows", "showed", "shown"),
+    "drive": ("drives", "drove", "driven"), "override": ("overrides", "overrode", "overridden"),
+}
+# Past participles that relate a thing to another by a preposition: "owned by", "tied to", "scheduled for".
+RELATING_PARTICIPLES = {
+    "owned", "managed", "maintained", "run", "handled", "led", "scheduled", "assigned", "contracted", "tied",
+    "linked", "related", "traced", "caused", "triggered", "blocked", "approved", "hosted", "deployed", "funded",
+    "backed", "written", "built", "signed", "reviewed", "published", "capped", "limited", "configured", "planned",
+    "booked", "delayed", "postponed", "replaced", "superseded", "affected", "impacted", "covered", "used",
+    "consumed", "stored", "powered", "driven", "served", "supported", "sponsored", "governed", "tracked",
+    "monitored", "attributed", "caught", "fixed", "resolved", "sourced", "produced", "generated", "reported",
+    "escalated", "shared", "outsourced", "licensed", "priced", "billed", "staffed",
+}
+# Adverbs that stand between a subject and its verb, or before a value, in a report.
+CLAUSE_ADVERBS = {
+    "now", "still", "also", "already", "just", "currently", "directly", "really", "actually", "definitely", "recently",
+    "officially", "finally", "only", "mostly", "partially", "partly", "fully", "clearly", "apparently", "reportedly",
+    "heavily", "entirely", "mainly", "largely", "primarily", "slightly", "significantly", "consistently", "frequently",
+    "usually", "typically", "temporarily", "permanently", "automatically", "manually", "successfully", "immediately",
+    "eventually", "initially", "originally", "formally", "nearly", "roughly", "approximately", "exactly", "solely",
+    "jointly", "internally", "externally", "explicitly", "indirectly", "technically", "effectively", "indeed", "again",
+    "always", "often", "sometimes", "even", "once", "first", "then", "newly",
+}
+# Companies and platforms people name in chat, known by name as places are: organisations, whatever precedes them.
+ORGANIZATION_NAMES = {
+    "facebook", "instagram", "tiktok", "youtube", "twitter", "snapchat", "linkedin", "whatsapp", "pinterest", "reddit",
+    "discord", "twitch", "netflix", "hulu", "spotify", "amazon", "google", "apple", "microsoft", "meta", "uber", "lyft",
+    "airbnb", "doordash", "door dash", "etsy", "ebay", "paypal", "venmo", "zoom", "slack", "starbucks", "walmart",
+    "costco", "ikea", "nike", "adidas", "tesla", "toyota", "honda", "ford", "bmw", "mercedes", "nintendo", "sony",
+    "samsung", "disney", "pixar", "marvel", "openai", "nasa", "unicef", "red cross", "peloton", "duolingo",
+}

@@ -26,6 +26,8 @@ TASKMASTER_FILE = "taskmaster.json"
 LOCOMO_FILE = "locomo_dev.json"
 # Turns of the conversations the extractor was not developed on (issue 20): scored alone, never tuned on.
 HELDOUT_FILE = "locomo_heldout.json"
+# Turns of sessions of conversations 42-50 drawn for the names they hold, labelled for entities only (issue 20).
+ENTITIES_FILE = "locomo_entities.json"
 # A topic this short ("it", "tea") must match whole, never inside another topic.
 MIN_CONTAINED = 4
 PERSON = "user"
@@ -62,19 +64,20 @@ def _forms(*names: str | Iterable[str]) -> set[str]:
     return {surface(n) for n in flat if surface(n)}
 
 
-def gold_load(*, directory: Path, locomo: Path | None = None, heldout: bool = False,
+def gold_load(*, directory: Path, locomo: Path | None = None, heldout: bool = False, entities: bool = False,
               first_speaker: str = "user") -> list[GoldTurn]:
     """Return the gold turns: Taskmaster's always, LoCoMo's development turns when a local copy of LoCoMo is given;
-    with `heldout`, the held-out LoCoMo turns alone.
+    with `heldout`, the held-out LoCoMo turns alone; with `entities`, the held-out sample labelled for entities alone.
 
     A LoCoMo turn's role comes from its speaker: the conversation's first speaker is `first_speaker`, the other
     the other role. The facts and preferences labelled on a turn are what its speaker says about themself, so they
     are expected only when that speaker is the person (role "user").
     """
-    if heldout:
+    if heldout or entities:
         if locomo is None:
             raise GoldError("The held-out turns are LoCoMo's: give a local copy of LoCoMo too")
-        return _locomo_turns(directory / HELDOUT_FILE, locomo=locomo, source="heldout", first_speaker=first_speaker)
+        name, source = (ENTITIES_FILE, "entities") if entities else (HELDOUT_FILE, "heldout")
+        return _locomo_turns(directory / name, locomo=locomo, source=source, first_speaker=first_speaker)
     path = directory / TASKMASTER_FILE
     if not path.is_file():
         raise GoldError(f"No gold file {path}")

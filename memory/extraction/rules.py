@@ -215,9 +215,14 @@ REQUEST_TOPIC = re.compile(r"\b(?:tonight|today|now|right away|this (?:morning|a
                            r"^to\s+(?:see|watch|get|order|book|buy|have|try)\s+(?:(?:that|it|this)\b|(?-i:[A-Z]))", re.IGNORECASE)
 
 
+# A value set on a thing ("the session timeout IS 30 minutes") or the time it was moved to: one at a time.
+VALUE_PREDICATES = frozenset({"IS", "SCHEDULED_FOR", "MOVED_TO"})
+
+
 def predicate_cardinality(predicate: str) -> str:
-    """Return "single" when a new value of `predicate` replaces the old one (an employer, an attribute), else "multi"."""
-    single = predicate in settings.SINGLE_VALUED_PREDICATES or predicate.startswith("HAS_")
+    """Return "single" when a new value of `predicate` replaces the old one (an employer, an attribute, a value set),
+    else "multi"."""
+    single = predicate in settings.SINGLE_VALUED_PREDICATES or predicate.startswith("HAS_") or predicate in VALUE_PREDICATES
     return "single" if single else "multi"
 
 
@@ -244,3 +249,36 @@ def preference_topic_key(topic: str) -> str:
     words = re.findall(r"[a-z0-9]+", topic.lower())
     stems = [STEMMER.stemWord(w) for w in words if w not in TOPIC_KEY_NOISE]
     return " ".join(dict.fromkeys(stems)) or preference_topic(topic)
+
+
+# How one takes part in a liking, not what it is: "getting lost in fantasy stories" is fantasy, "going on hikes" hiking,
+# "a good cup of coffee" coffee (stems, as preference_topic_key gives them). A specific word ("contemporary dance")
+# makes another preference.
+ENGAGING_STEMS = frozenset(STEMMER.stemWords(
+    "get getting go going went lost lose spend spending time times listen listening watch watching play playing do doing "
+    "take taking make making have having enjoy enjoying stories story things stuff world worlds kind sort type whole "
+    "good great nice cup bit new favourite favorite especially really always every day days morning mornings evening "
+    "evenings night nights weekend weekends moment moments book books read in on at for with to into out about from by "
+    "up".split()))
+# Two statements of one person, category and polarity whose vectors are this close (cosine of "likes X" and "likes Y")
+# say one liking in other words: "horror movies" and "scary films", "video games" and "gaming".
+SAME_MEANING_COSINE = 0.85
+
+
+def preference_stems(topic: str) -> frozenset[str]:
+    """Return the stems of a topic's content words, as preference_topic_key orders them."""
+    return frozenset(preference_topic_key(topic).split())
+
+
+def preferences_same_meaning(stems: frozenset[str], other: frozenset[str], *, cosine: float | None = None) -> bool:
+    """Return whether two topics of one person's preferences (of one category), by their preference_stems, are one
+    liking in other words.
+
+    The same content words ("dancing", "all dances"), one topic's words inside the other's with only words of how one
+    takes part added ("fantasy", "getting lost in fantasy stories"), or, given the cosine of their statements' vectors
+    (of one polarity), at least SAME_MEANING_COSINE.
+    """
+    shorter, longer = sorted((stems, other), key=len)
+    if shorter and shorter <= longer and longer - shorter <= ENGAGING_STEMS:
+        return True
+    return cosine is not None and cosine >= SAME_MEANING_COSINE

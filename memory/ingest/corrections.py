@@ -5,8 +5,8 @@ from memory import cypher
 from memory.ingest.keys import statement_key_restated
 from portal import graphdb
 
-def corrections_follow(*, label: str, user_id: str, message_uid: str, rows: list[dict]) -> set[str]:
-    """Write each statement of a corrected node to the newest version correcting it; return their topics.
+def corrections_follow(*, label: str, user_id: str, message_uid: str, rows: list[dict]) -> None:
+    """Write each statement of a corrected node to the newest version correcting it.
 
     The wrong node keeps the statement too (it stays retracted), so undoing the correction needs no
     extraction. A version with a corrected valid_from takes it for every statement it is given.
@@ -22,4 +22,3 @@ def corrections_follow(*, label: str, user_id: str, message_uid: str, rows: list
     if redirected:
         graphdb.run(cypher.CORRECTED_STATEMENTS_MERGE[label],
                     {"user_id": user_id, "message_uid": message_uid, "rows": redirected})
-    return {head["topic"] for head in heads.values() if head["topic"]}

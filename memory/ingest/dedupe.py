@@ -1,28 +1,35 @@
-"""Duplicates that extraction before keyed nodes could leave, merged reversibly (dedupe_memory)."""
+"""Duplicates that extraction before keyed nodes could leave, found and merged reversibly (`manage.py dedupe_memory`).
+
+Entities that share a normal name and type are merged by SAME_AS; preferences that say one liking are settled as
+preferences_settle settles them at every write, which a graph written before it never was.
+"""
 
 import json
 from dataclasses import dataclass
 
 from memory import cypher
-from memory.extraction.rules import preference_topic, preference_topic_key
-from memory.ingest.keys import entity_key, entity_uid, preference_topic_split, preference_uid
+from memory.ingest.keys import entity_key, entity_uid
 from memory.ingest.resolution import entity_candidate
+from memory.ingest.supersession import preferences_read, preferences_settle
+from memory.preference_meanings import meanings
 from memory.resolution.scoring import score_pair
 from portal import graphdb
 
+
 @dataclass
 class Duplicates:
-    """Same-key entities and current same-topic, same-polarity preferences: (user_id, canonical, others)."""
+    """Same-key entities, and current preferences of one meaning and polarity: (user_id, canonical, others)."""
 
     entities: list[tuple[str, dict, list[dict]]]
     preferences: list[tuple[str, dict, list[dict]]]
 
 
 def duplicates_find(*, user_id: str | None = None) -> Duplicates:
-    """Return the duplicates of one person (or everyone) that extraction before keyed nodes could leave.
+    """Return the duplicates of one person (or everyone).
 
-    The canonical node of a group is the one today's writes use (its derived uid), else the earliest.
-    Entity pairs already linked by SAME_AS, in either direction and whatever its status, are left out.
+    The canonical entity of a group is the one today's writes use (its derived uid), else the earliest; the canonical
+    preference of a meaning is the one said first. Entity pairs already linked by SAME_AS, in either direction and
+    whatever its status, are left out, and so are preferences already merged.
     """
     groups: dict[tuple, list[dict]] = {}
     for entity in graphdb.rows(cypher.ENTITIES_FOR_DEDUPE, {"user_id": user_id}, as_stored=True):
@@ -34,17 +41,11 @@ def duplicates_find(*, user_id: str | None = None) -> Duplicates:
             others = [m for m in members if m is not canonical and canonical["uid"] not in m["linked"]]
             if others:
                 entities.append((owner, canonical, others))
-    groups = {}
-    for preference in graphdb.rows(cypher.PREFERENCES_FOR_DEDUPE, {"user_id": user_id}, as_stored=True):
-        topic, negative = preference_topic_split(preference["preference"])
-        topic = preference["topic"] or preference_topic(topic)
-        polarity = preference["polarity"] or ("negative" if negative else "positive")
-        groups.setdefault((preference["user_id"], preference_topic_key(topic), polarity), []).append(preference)
     preferences = []
-    for (owner, key, polarity), members in sorted(groups.items()):
-        if len(members) > 1:
-            canonical = _canonical(members, preference_uid(user_id=owner, topic=key, polarity=polarity))
-            preferences.append((owner, canonical, [m for m in members if m is not canonical]))
+    for owner in [row["user_id"] for row in graphdb.rows(cypher.PREFERENCE_OWNERS, {"user_id": user_id})]:
+        for group in meanings(preferences_read(user_id=owner)):
+            preferences += [(owner, m.node, others) for m in group
+                            if (others := [d for d in m.duplicates if d["status"] == "current"])]
     return Duplicates(entities=entities, preferences=preferences)
 
 
@@ -58,13 +59,14 @@ def duplicates_merge(*, duplicates: Duplicates, review: bool) -> dict:
 
     Entities merge by SAME_AS, automatically (their names become aliases, a reviewer can undo it) or,
     with `review`, as pending proposals. A duplicate preference is superseded by its canonical one
-    with `reason: duplicate`, which preference_duplicates_restore takes back.
+    with `reason: duplicate` (preferences_settle), which preference_duplicates_restore takes back.
     """
     counts = {"entities": 0, "preferences": 0}
     for owner, canonical, others in duplicates.entities:
         links = []
         for other in others:
-            score = score_pair(left=entity_candidate(other, ""), right=entity_candidate(canonical, ""), embedding_similarity=1.0)
+            score = score_pair(left=entity_candidate(other, ""), right=entity_candidate(canonical, ""),
+                               embedding_similarity=1.0)
             links.append({
                 "from_uid": other["uid"], "into_uid": canonical["uid"], "from_aliases": other["aliases"] or [],
                 "status": "pending" if review else "auto", "confidence": score.combined,
@@ -73,12 +75,15 @@ def duplicates_merge(*, duplicates: Duplicates, review: bool) -> dict:
                                         "reason": "same normal name and type"}, sort_keys=True),
             })
         counts["entities"] += graphdb.scalar(cypher.SAME_AS_UPSERT, {"user_id": owner, "links": links})
-    for owner, canonical, others in duplicates.preferences:
-        counts["preferences"] += graphdb.scalar(cypher.PREFERENCE_DUPLICATES_MERGE, {
-            "user_id": owner, "into_uid": canonical["uid"], "uids": [o["uid"] for o in others]})
+    for owner in sorted({owner for owner, _, _ in duplicates.preferences}):
+        preferences_settle(user_id=owner)
+    counts["preferences"] = sum(len(others) for _, _, others in duplicates.preferences)
     return counts
 
 
 def preference_duplicates_restore(*, user_id: str | None = None) -> int:
-    """Make every preference merged as a duplicate current again; return how many."""
-    return graphdb.scalar(cypher.PREFERENCE_DUPLICATES_RESTORE, {"user_id": user_id})
+    """Make every preference merged as a duplicate current again, and keep it apart from then on; return how many."""
+    restored = graphdb.rows(cypher.PREFERENCE_DUPLICATES_RESTORE, {"user_id": user_id})
+    for owner in sorted({row["user_id"] for row in restored}):
+        preferences_settle(user_id=owner)
+    return len(restored)

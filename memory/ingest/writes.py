@@ -16,7 +16,7 @@ from memory.ingest.corrections import corrections_follow
 from memory.ingest.keys import (Statement, derived_uid, entity_key, entity_uid, preference_topic_split,
                                 preference_uid)
 from memory.ingest.resolution import entities_resolve
-from memory.ingest.supersession import StatementGroup, group_settle
+from memory.ingest.supersession import StatementGroup, group_settle, preferences_settle
 from memory.models import Agent, Subject
 from memory.selectors import consented_categories, subject_is_erased
 from memory.wording import fact_line
@@ -204,8 +204,8 @@ def _facts_write(*, user_id: str, statement: Statement, facts: list[ExtractedFac
 def _preferences_write(*, user_id: str, statement: Statement, preferences: list[ExtractedPreference],
                        vectors: list[list]) -> None:
     """Link each preference to the message; the same topic in other words (preference_topic_key) and polarity is
-    one node, the other polarity supersedes."""
-    rows, topics = [], set()
+    one node; then settle the person's preferences by meaning (preferences_settle)."""
+    rows = []
     for index, (preference, vector) in enumerate(zip(preferences, vectors)):
         topic = preference_topic(preference.topic) or preference_topic(preference.preference)
         rows.append({
@@ -215,11 +215,9 @@ def _preferences_write(*, user_id: str, statement: Statement, preferences: list[
             "embedding": vector, "confidence": preference.confidence, "statement_key": statement.key(None, index),
             "valid_from": statement.created_at,
         })
-        topics.add(topic)
     if not rows:
         return
     graphdb.run(cypher.PREFERENCES_MERGE, {"user_id": user_id, "message_uid": statement.message_uid,
                                            "preferences": rows})
-    topics |= corrections_follow(label="Preference", user_id=user_id, message_uid=statement.message_uid, rows=rows)
-    for topic in sorted(topics):
-        group_settle(user_id=user_id, group=StatementGroup("Preference", topic, None, True))
+    corrections_follow(label="Preference", user_id=user_id, message_uid=statement.message_uid, rows=rows)
+    preferences_settle(user_id=user_id)

@@ -4,6 +4,7 @@ import json
 from io import StringIO
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from neomodel import db
@@ -50,11 +51,11 @@ def test_refuses_a_graph_it_did_not_write(locomo, transactional_db):
         call_command("bench_conversations", locomo=str(locomo), conversations="99")
 
 
-def test_replays_asks_and_reports_one_json_line(locomo, transactional_db, granted):
+def test_replays_asks_and_reports_one_json_line(locomo, transactional_db, granted, tmp_path):
     subject, _, client = granted
     out = StringIO()
     call_command("bench_conversations", locomo=str(locomo), conversations="99", reuse=True, keep=True, times=True,
-                 stdout=out)
+                 answers=str(tmp_path / "answers.json"), stdout=out)
     line = json.loads(out.getvalue().strip().splitlines()[-1])
 
     assert line["conversations"] == ["99"] and line["sessions"] == 2 and line["turns"] == 8
@@ -74,6 +75,13 @@ def test_replays_asks_and_reports_one_json_line(locomo, transactional_db, grante
     assert line["ingest_turns_per_s"] == pytest.approx(8 / line["ingest_seconds"], rel=0.02, abs=0.1)
     assert line["extraction_turns_per_s"] == pytest.approx(8 / line["extraction_seconds"], rel=0.02, abs=0.1)
     assert line["extraction_seconds"] >= line["ingest_seconds"]
+    assert line["embedders"] == {"stored": settings.EMBEDDER, "queries": settings.EMBEDDER}
+    written = json.loads((tmp_path / "answers.json").read_text())
+    assert written["embedders"] == line["embedders"]
+    assert [(a["conversation"], a["question"], a["category"], a["evidence"]) for a in written["answers"]] == [
+        ("99", 0, 1, ["D1:3"]), ("99", 1, 4, ["D2:2"])]  # numbered among the answerable questions, no text
+    assert all(set(a) == {"conversation", "question", "category", "evidence", "found", "ranked", "tokens"}
+               for a in written["answers"])
 
     person = line["user_ids"]["99"]
     graph = {label: db.cypher_query(f"MATCH (n:{label} {{user_id: $u}}) RETURN count(n)", {"u": person})[0][0][0]

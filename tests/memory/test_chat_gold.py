@@ -69,8 +69,9 @@ def test_locomo_labels_carry_no_text_and_only_development_conversations():
         assert turn["sample_id"] in DEVELOPMENT and turn["id"] == f"{turn['sample_id']}:{turn['dia_id']}"
 
 
-def test_heldout_labels_carry_no_text_and_no_development_conversation():
-    data = json.loads((GOLD / "locomo_heldout.json").read_text())
+@pytest.mark.parametrize("name", ["locomo_heldout.json", "locomo_entities.json"])
+def test_heldout_labels_carry_no_text_and_no_development_conversation(name):
+    data = json.loads((GOLD / name).read_text())
     turns = data["turns"]
     assert len(turns) >= 150 and len({t["id"] for t in turns}) == len(turns)
     assert not set(data["samples"]) & DEVELOPMENT
@@ -84,6 +85,13 @@ def test_heldout_labels_carry_no_text_and_no_development_conversation():
         assert all(fact["subject"] == "user" for fact in turn["facts"]), turn["id"]
         for entity in turn["entities"]:
             assert {entity["type"], *entity.get("also", ())} <= set(ENTITY_TYPES), turn["id"]
+
+
+def test_the_entity_sample_is_fresh_and_labels_entities_only():
+    entities = json.loads((GOLD / "locomo_entities.json").read_text())
+    assert not set(entities["sessions"]) & set(json.loads((GOLD / "locomo_heldout.json").read_text())["sessions"])
+    assert all(not t["facts"] and not t["preferences"] for t in entities["turns"])
+    assert sum(len(t["entities"]) for t in entities["turns"]) >= 50
 
 
 @pytest.fixture

@@ -1,22 +1,34 @@
 import json
 
 import numpy as np
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.test import override_settings
 
-from memory.embeddings import CachedEmbedder, MiniLMEmbedder, get_embedder
+from memory.embeddings import (CachedEmbedder, MiniLMEmbedder, MiniLMInt8Embedder, embedding_dimensions,
+                               get_embedder)
 from tests.support.stack import ROOT
 
 REFERENCE = json.loads((ROOT / "data" / "minilm" / "minilm_reference.json").read_text())
 
 
-def test_local_embedder_matches_sentence_transformers():
-    embedder = get_embedder()
-    assert isinstance(embedder.inner, MiniLMEmbedder) and embedder.dimensions == REFERENCE["dimensions"]
+@pytest.mark.parametrize("kind, least", [(MiniLMEmbedder, 0.999), (MiniLMInt8Embedder, 0.998)])
+def test_local_embedders_match_sentence_transformers(kind, least):
+    inner = get_embedder().inner
+    embedder = inner if type(inner) is kind else kind()
+    assert embedder.dimensions == REFERENCE["dimensions"]
     texts = [item["text"] for item in REFERENCE["items"]]
     vectors = embedder.embed(texts)
     for item, vector in zip(REFERENCE["items"], vectors):
         expected = np.array(item["embedding"])
         cosine = float(vector @ expected / np.linalg.norm(expected))
-        assert cosine >= 0.999, (item["text"], cosine)
+        assert cosine >= least, (item["text"], cosine)
+
+
+def test_an_unknown_embedder_is_refused_naming_the_choices():
+    with override_settings(EMBEDDER="minilm-fp4"), pytest.raises(
+            ImproperlyConfigured, match="EMBEDDER must be one of minilm, minilm-int8, openai; got 'minilm-fp4'"):
+        embedding_dimensions()
 
 
 def test_batched_and_single_embeddings_agree():

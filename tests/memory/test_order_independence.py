@@ -1,7 +1,7 @@
 """The graph extraction writes is a function of the messages and their order, never of the order tasks ran in.
 
 One conversation (two people talking over three sessions: a job change, a move, a preference said
-twice in other words and then reversed, a colleague named twice, a short form of a company, an assistant speaking
+twice in other words and then reversed, a liking said again in fewer words, a colleague named twice, a short form of a company, an assistant speaking
 in the first person) is extracted message by message through memory.ingest.message_extract in
 several orders, and the whole graph of the person is compared property by property.
 
@@ -29,10 +29,17 @@ def test_every_extraction_order_gives_the_same_graph(granted):
     facts = {(p["predicate"], p["object"]): p["status"] for key, p in in_order.items() if key[:2] == ("node", ("Fact",))}
     assert facts[("EMPLOYED_BY", "Initech")] == "current"
     assert facts[("EMPLOYED_BY", "Acme Corp")] == facts[("EMPLOYED_BY", "Globex")] == "superseded"
-    assert sum(1 for key in in_order if key[:2] == ("node", ("Preference",))) == 2
-    liked, = [key[2] for key, p in in_order.items() if key[:2] == ("node", ("Preference",)) and p["polarity"] == "positive"]
+    assert sum(1 for key in in_order if key[:2] == ("node", ("Preference",))) == 4
+    liked, = [key[2] for key, p in in_order.items() if key[:2] == ("node", ("Preference",)) and p["polarity"] == "positive"
+              and "curry" in p["topic"]]
     assert in_order[("node", ("Preference",), liked)]["topic"] == "curry for lunch"  # the earliest statement's words
     assert sum(1 for key in in_order if key[:3] == ("rel", "EXTRACTED_FROM", liked)) == 2
+    # A liking said first in other words stands for the later "fantasy", which carries its statement too.
+    fantasy = {p["topic"]: (key[2], p["status"]) for key, p in in_order.items()
+               if key[:2] == ("node", ("Preference",)) and "fantasy" in p["topic"]}
+    assert fantasy["getting lost in fantasy stories"][1] == "current" and fantasy["fantasy"][1] == "superseded"
+    first_said = fantasy["getting lost in fantasy stories"][0]
+    assert sum(1 for key in in_order if key[:3] == ("rel", "EXTRACTED_FROM", first_said)) == 2
 
     generator = random.Random(11)
     orders = [uids[::-1], uids[1::2] + uids[::2]] + [generator.sample(uids, len(uids)) for _ in range(3)]

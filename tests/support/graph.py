@@ -15,6 +15,7 @@ CONVERSATION = {
         ("assistant", "Nice! I work at Porto Labs myself, as a research assistant."),
         ("user", "I live in Lisbon, near the Tagus."),
         ("user", "I really like curry for lunch."),
+        ("user", "I love getting lost in fantasy stories."),
         ("user", "My colleague Anna Berg joined Kestrel Robotics last week."),
         ("assistant", "Kestrel Robotics builds warehouse robots, right?"),
     ],
@@ -28,6 +29,7 @@ CONVERSATION = {
     ],
     "2025-03-15": [
         ("user", "I don't like curry for lunch."),
+        ("user", "I like fantasy."),
         ("user", "Anna Berger called about the Lisbon Rail Summit."),
         ("user", "I work at Initech now."),
         ("assistant", "Congratulations on Initech!"),

@@ -1,4 +1,5 @@
-"""Benchmark knowledge retrieval on a generated graph: latency per mode, and facts reached by enrichment."""
+"""Benchmark knowledge retrieval on a generated graph: latency per mode, and facts reached by enrichment; or how
+far a faster query encoder moves each query's top 10 from the float encoder's."""
 
 import json
 import os
@@ -6,13 +7,14 @@ import statistics
 import time
 
 import numpy as np
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from neomodel import db
 
 from knowledge import cypher
 from knowledge.models import RetrievalProfile
 from knowledge.selectors import knowledge_item_format, knowledge_search
-from memory.embeddings import get_embedder
+from memory.embeddings import MiniLMEmbedder, embedder_class, get_embedder
 from portal import graphdb
 
 SYLLABLES = (
@@ -50,6 +52,7 @@ MODES = {
     "hybrid_linear": {"mode": "hybrid", "ranker": "linear", "alpha": 0.5},
     "hybrid_rrf": {"mode": "hybrid", "ranker": "rrf"},
 }
+OVERLAP_TOP_K = 10
 CHUNKS_PER_DOCUMENT = 50
 FACTS_PER_KIND = 5
 
@@ -70,6 +73,12 @@ class Command(BaseCommand):
                             help="Run even though the database holds other data "
                             "(the benchmark only touches its own label).")
         parser.add_argument("--keep", action="store_true", help="Leave the generated graph and its indexes in place.")
+        parser.add_argument("--overlap", action="store_true",
+                            help=f"Instead of timing, compare each query's top {OVERLAP_TOP_K} by the candidate encoder "
+                                 "with the float MiniLM's: over chunks the float encoder embedded (queries mixed with "
+                                 "stored vectors) and over chunks the candidate embedded (everything re-embedded).")
+        parser.add_argument("--candidate", default=None,
+                            help="the EMBEDDER value to compare with the float MiniLM (default: EMBEDDER)")
 
     def handle(self, *args, **options):
         foreign = graphdb.scalar(cypher.BENCH_FOREIGN_NODES)
@@ -78,6 +87,9 @@ class Command(BaseCommand):
                 f"Refusing to run: the Neo4j at {db.url} holds {foreign} nodes that are not the benchmark's. "
                 "Point NEO4J_URL at a database meant for benchmarks, or pass --allow-populated."
             )
+        if options["overlap"]:
+            self.stdout.write(json.dumps(self._overlap(**options)))
+            return
         rng = np.random.default_rng(options["seed"])
         embedder = get_embedder()
         self._clean()
@@ -156,11 +168,64 @@ class Command(BaseCommand):
                          "embedding": vectors[k].tolist()})
         return rows
 
+    def _overlap(self, *, candidate, chunks, queries, seed, **_) -> dict:
+        """Return the mean share of the float encoder's top 10 that the candidate's top 10 keeps, with the stored
+        vectors from the float encoder (mixed) and from the candidate (re-embedded): by exact cosine over the stored
+        vectors (the encoder's own effect) and through the vector index (what a search returns, its approximation
+        included), with the index's recall@10 against exact."""
+        name = candidate or settings.EMBEDDER
+        if not issubclass(embedder_class(name), MiniLMEmbedder):
+            raise CommandError(f"--overlap compares MiniLM encoders; {name!r} embeds into another space.")
+        reference = MiniLMEmbedder()
+        faster = reference if embedder_class(name) is MiniLMEmbedder else embedder_class(name)()
+        profile = RetrievalProfile(name="bench-vector", vector_index=cypher.BENCH_VECTOR_INDEX,
+                                   fulltext_index=cypher.BENCH_FULLTEXT_INDEX, top_k=OVERLAP_TOP_K, **MODES["vector"])
+        # The float MiniLM against itself needs one graph and one set of query vectors: the candidate's are the same.
+        encoders = {"float": reference} if faster is reference else {"float": reference, "candidate": faster}
+        query_set, tops = self._tops(encoders=encoders, profile=profile, chunks=chunks, queries=queries, seed=seed)
+        if faster is reference:
+            tops |= {(way, stored, asked): tops[(way, "float", "float")] for way in ("exact", "index")
+                     for stored in ("float", "candidate") for asked in ("float", "candidate")}
+
+        def kept(before, after):
+            return round(float(np.mean([len(b & a) / OVERLAP_TOP_K for b, a in zip(tops[before], tops[after])])), 4)
+
+        return {"bench": "knowledge_overlap", "candidate": name, "chunks": chunks, "queries": len(query_set),
+                "top_k": OVERLAP_TOP_K,
+                "overlap": {way: {"mixed": kept((way, "float", "float"), (way, "float", "candidate")),
+                                  "reembedded": kept((way, "float", "float"), (way, "candidate", "candidate"))}
+                            for way in ("exact", "index")},
+                "index_recall_at_10": {"float": kept(("exact", "float", "float"), ("index", "float", "float")),
+                                       "candidate": kept(("exact", "candidate", "candidate"),
+                                                         ("index", "candidate", "candidate"))}}
+
+    def _tops(self, *, encoders, profile, chunks, queries, seed) -> tuple[list[str], dict]:
+        """Return the questions and each one's top 10 by way (exact, index), stored encoder and asking encoder,
+        over a graph built by each encoder in turn."""
+        tops = {}
+        try:
+            for stored, embedder in encoders.items():
+                self._clean()
+                build = self._build(rng=np.random.default_rng(seed), embedder=embedder, chunks=chunks)
+                query_set = [query for query, _ in _query_set(np.random.default_rng(seed), build["companies"], queries)]
+                stored_chunks = graphdb.rows(cypher.BENCH_CHUNK_VECTORS)
+                uids = [chunk["uid"] for chunk in stored_chunks]
+                vectors = np.array([chunk["embedding"] for chunk in stored_chunks], dtype=np.float32)
+                for asked, encoder in encoders.items():
+                    asking = encoder.embed(query_set)
+                    tops[("exact", stored, asked)] = [{uids[i] for i in np.argsort(-scores)[:OVERLAP_TOP_K]}
+                                                      for scores in asking @ vectors.T]
+                    tops[("index", stored, asked)] = [
+                        {item.uid for item in knowledge_search(profile=profile, query=query,
+                                                               query_vector=vector.tolist(), enrich=False)}
+                        for query, vector in zip(query_set, asking)]
+        finally:
+            self._clean()
+        return query_set, tops
+
     def _measure(self, *, rng, embedder, build, queries, rounds, top_k, **_) -> dict:
         companies = build["companies"]
-        asked = [companies[i] for i in rng.choice(len(companies), min(queries, len(companies)), replace=False)]
-        query_set = [(f"What does {c['name']} report about {rng.choice(SUBJECTS).lower()} {rng.choice(CONTEXTS)}?",
-                      set(c["risks"]) | set(c["products"])) for c in asked]
+        query_set = _query_set(rng, companies, queries)
         latency, facts = {}, {}
         for label, fields in MODES.items():
             for enriched in (False, True):
@@ -200,6 +265,13 @@ class Command(BaseCommand):
         graphdb.run(cypher.BENCH_CLEAN)
         for statement in cypher.BENCH_DROP:
             graphdb.run(statement)
+
+
+def _query_set(rng, companies: list[dict], queries: int) -> list[tuple[str, set[str]]]:
+    """Return questions about as many companies (each once), with the facts enrichment should reach for each."""
+    asked = [companies[i] for i in rng.choice(len(companies), min(queries, len(companies)), replace=False)]
+    return [(f"What does {c['name']} report about {rng.choice(SUBJECTS).lower()} {rng.choice(CONTEXTS)}?",
+             set(c["risks"]) | set(c["products"])) for c in asked]
 
 
 def _unique(rng, count, make) -> list[str]:

@@ -8,6 +8,7 @@ from memory.extraction.offline.names import CUE_CONFIDENCE, NameReader
 from memory.extraction.offline.preferences import stated_preferences
 from memory.extraction.offline.references import Entity, ReferenceReader, Slot
 from memory.extraction.offline.relations import ATTRIBUTE_CONFIDENCE, UNASSERTED, RelationReader
+from memory.extraction.offline.reports import REPORT_CONFIDENCE, ReportReader
 from memory.extraction.offline.tokens import TOKEN, Token, clauses, sentences
 from memory.extraction.results import ExtractedEntity, ExtractedFact, ExtractedMention, ExtractedRelation, Extraction
 from memory.extraction.rules import predicate_cardinality
@@ -15,12 +16,14 @@ from memory.extraction.rules import predicate_cardinality
 # A turn where someone speaks of themself or to the listener ("my car", "a road trip we took", "your phone"): its
 # unnamed things are nothing in particular to remember; they stay the objects of facts, never entities.
 PERSONAL = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Uu]s|[Oo]ur|[Oo]urs|[Yy]ou|[Yy]our|[Yy]ours|[Ll]et['’]s)\b")
+# Just before an unnamed event: "a road trip", "a new class" is some event of a kind, not a particular one.
+INDEFINITE = re.compile(r"\b(?:a|an)\s+\Z", re.IGNORECASE)
 # Facts are stored in one direction per meaning: "Y owns X" is the fact that X is owned by Y.
 FACT_FORMS = {"OWNS": "OWNED_BY"}
 SYMMETRIC = {"KNOWS", "PARTNER_WITH"}
 
 
-class Document(NameReader, ReferenceReader, RelationReader):
+class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
     """A message after its earlier turns: its sentences, the entities it names and what it states of them."""
 
     def __init__(self, text: str, *, reference_date: date | None, participants: set[str] = frozenset()):
@@ -46,7 +49,8 @@ class Document(NameReader, ReferenceReader, RelationReader):
             phrases = self._noun_phrases(sentence, found_names)
             for found in sorted(found_names + phrases, key=lambda n: n.start):
                 entity = self._register(*found)
-                if found in phrases and PERSONAL.search(self._turn_text(found.start)):
+                if found in phrases and (PERSONAL.search(self._turn_text(found.start)) or (
+                        found.type == "EVENT" and INDEFINITE.search(self.text, 0, found.start))):
                     self.unnamed.add(id(entity))
         self._resolve_initialisms()
         for sentence in self.sentences:
@@ -106,10 +110,20 @@ class Document(NameReader, ReferenceReader, RelationReader):
                     mentions=mentions, confidence=CUE_CONFIDENCE[entity.cue],
                 ))
         return Extraction(
-            entities=entities, relations=relations, facts=facts,
+            entities=entities, relations=relations, facts=facts + self._reported_facts(facts, offset),
             preferences=stated_preferences(self.text[offset:], before=self._turn_text(offset - 3) if offset else "")
             if by_person else [], extractor=extractor,
         )
+
+    def _reported_facts(self, facts: list[ExtractedFact], offset: int) -> list[ExtractedFact]:
+        """Return what the text after `offset` reports that the relation rules did not read (the same subject with
+        the same relation or object is one fact); a report names no entity of its own."""
+        reported = []
+        for subject, predicate, value, when in self._reports(offset):
+            fact = _fact(subject, predicate, value, REPORT_CONFIDENCE, when)
+            if not any(_same_statement(fact, other) for other in facts + reported):
+                reported.append(fact)
+        return reported
 
     def place_answer(self, offset: int) -> None:
         """Record a short answer that opens with a place, to the question where the person is, as where they are."""
@@ -142,3 +156,11 @@ def _fact(subject: str, predicate: str, obj: str, confidence: float, when: date 
         subject, predicate, obj = obj, FACT_FORMS[predicate], subject
     return ExtractedFact(subject, predicate, obj, predicate_cardinality(predicate), confidence, when)
 
+
+def _same_statement(fact: ExtractedFact, other: ExtractedFact) -> bool:
+    """Return whether two facts say one thing: of one subject (or one name of it: "ReportBuilder" of "ReportBuilder
+    module"), the same relation or the same object."""
+    def same(a: str, b: str) -> bool:
+        a, b = a.lower(), b.lower()
+        return a == b or a.startswith(b + " ") or b.startswith(a + " ")
+    return same(fact.subject, other.subject) and (fact.predicate == other.predicate or same(fact.object, other.object))

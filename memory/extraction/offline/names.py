@@ -10,7 +10,8 @@ from memory.extraction.offline.tokens import Token
 
 # "X is playing at the Regal", "Is X showing now", "X (coming Nov 09)": a film, whatever its name looks like.
 SHOWING = re.compile(r"\s+(?:is\s+|are\s+)?(?:now\s+|currently\s+|still\s+|also\s+)?(?:showing\s+(?:now|today|tonight|tomorrow|anywhere|"
-                     r"there|at|in|near)|playing\s+(?:there|at|in|near))\b|\s*\((?:coming|out|released|opens)\b")
+                     r"there|at|in|near)|playing\s+(?:there|at|in|near))\b|\s*\((?:coming|out|released|opens)\b|"
+                     r"\s+(?:showing|playing)\s*\?|\s+out\s+(?:yet|now)\b|\s+has\s+a\s+run\s?time\b")
 # A title in quotes, double or single ("The Name of the Wind", 'Embracing Identity'): one name, whatever its words.
 QUOTED_TITLE = re.compile(r"[\"“‘](?P<double>[A-Z0-9][^\"“”‘’\n]{0,80}?)[.,]?[\"”’]|(?<![\w'’])'(?P<single>[A-Z][^'\n]{0,80}?)[.,]?'(?!\w)")
 TITLE_WORDS_MAX = 10
@@ -25,7 +26,7 @@ QUOTES = {'"', "“", "”", "‘"}
 # What follows an apostrophe when a name is the subject of a verb ("Ilka's joined", "Sam'll come").
 CONTRACTIONS = {"s", "ll", "d", "ve", "re"}
 # Punctuation after a name that ends a form of address ("Thanks, Mel!").
-VOCATIVE_AFTER = {",", ".", "!", "?", "…"}
+VOCATIVE_AFTER = {",", ".", "!", "?", "…", "-", "–", "—"}
 APPOSITION_LEADS = {"the", "a", "an", "our", "my", "his", "her", "their"}
 # Punctuation inside a sentence after which a capitalised word is still read as mid-sentence.
 INNER_PUNCTUATION = {",", "'", "’", "&", "/"}
@@ -78,6 +79,8 @@ WORD_CUES = [
 ]
 # After a place or thing noun has had its say ("the Leeds building"): a place known by name.
 KNOWN_PLACE = WordCue("LOCATION", names=frozenset(english.PLACE_NAMES))
+# A company or platform known by name ("Instagram and TikTok can help you").
+KNOWN_ORGANIZATION = WordCue("ORGANIZATION", names=frozenset(english.ORGANIZATION_NAMES))
 # "works at X" is an employer, "in X" or "at X" a place, "to X" one after a verb of going; what is played or
 # driven is a thing, and what one posts "on" a platform.
 PREPOSITION_CUES = [
@@ -111,6 +114,7 @@ class NameReader:
             t.lower for sentence in self.sentences for run, index in runs[id(sentence)] for t in run
             if len(run) > 1 or not _opens(sentence, index)
         }
+        self.addressed = {run[0].lower for s in self.sentences for run, index in runs[id(s)] if _vocative(s, index, len(run))}
         names = {}
         for sentence in self.sentences:
             found = []
@@ -138,7 +142,7 @@ class NameReader:
                     if verb in english.AUXILIARIES:
                         self.tentative.add(run[0].start)  # "Life is good", "Halima is a member": a name if a rule uses it
                 classified = self._classify(run, sentence, index)
-                if classified.cue == NO_CUE and self._participant(run):
+                if classified.cue == NO_CUE and self._participant(run, sentence, index):
                     continue  # "Sorry about your job Jon": someone in the conversation, known by their role
                 if classified.cue == NO_CUE and _vocative(sentence, index, len(run)):
                     continue  # "Thanks, Mel!", "Hey Caroline, ...": the person spoken to, not something said
@@ -151,11 +155,14 @@ class NameReader:
             names[id(sentence)] = _list_typed(sorted(found + titles, key=lambda n: n.start), self.text)
         return names
 
-    def _participant(self, run: list[Token]) -> bool:
-        """Return whether a name is the first name of someone speaking in the conversation, or its short form."""
+    def _participant(self, run: list[Token], sentence: list[Token], index: int) -> bool:
+        """Return whether a name is the first name of someone speaking in the conversation, or its short form, or a
+        name the conversation addresses someone by, unless a verb follows it ("Hey Jon!" earlier: "Sorry about your
+        job Jon", but "Sam said Ada is back")."""
         word = run[0].lower
-        return len(run) == 1 and any(name == word or (len(word) >= 3 and name.startswith(word))
-                                     for name in self.participants)
+        addressed = word in self.addressed and _verb_follows(sentence, index + 1) is None
+        return len(run) == 1 and (addressed or any(name == word or (len(word) >= 3 and name.startswith(word))
+                                                   for name in self.participants))
 
     def _quoted_titles(self, sentence: list[Token]) -> list[Name]:
         """Return the titles a sentence quotes, each one name of a thing, its words no names of their own.
@@ -201,8 +208,10 @@ class NameReader:
             return Name(start, last.end, full, full, kind, STRONG_CUE, [name])
         if KNOWN_PLACE.fits(words) or _place_follows(sentence, index + len(run)):
             return Name(start, end, surface, name, KNOWN_PLACE.type, STRONG_CUE, aliases)  # "Austin, Texas": a city
-        if any(c.isdigit() for w in words[1:] for c in w):
-            return Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # a model: "Falcon 3"
+        if KNOWN_ORGANIZATION.fits(words):
+            return Name(start, end, surface, name, KNOWN_ORGANIZATION.type, STRONG_CUE, aliases)
+        if any(c.isdigit() for w in words[1:] for c in w) and not (index and sentence[index - 1].lower in ("at", "in")):
+            return Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # a model: "Falcon 3", not "at AMC Lakeline 9"
         if len(run) == 1 and _is_identifier(name):
             parts = re.split(r"[_-]", name.lower())
             kind = "ORGANIZATION" if parts[-1] in english.ORGANIZATION_HEADS else "OBJECT"
@@ -267,14 +276,16 @@ def _vocative(sentence: list[Token], index: int, length: int) -> bool:
     after = sentence[index + length] if index + length < len(sentence) else None
     if length > 1 or (after is not None and not (after.kind == "punct" and after.text in VOCATIVE_AFTER)):
         return False
+    before = sentence[:index]
+    if before and all(t.lower in english.INTERJECTIONS or t.text == "," for t in before):
+        return True  # "Yeah, Caroline, my family's been great": spoken to, whatever follows
     following = sentence[index + 2] if index + 2 < len(sentence) else None
     if following is not None and following.lower in APPOSITION_LEADS:
         return False  # "Ravi, the chief engineer, ...": an apposition names someone
-    before = sentence[:index]
     if len(before) > 1 and before[-1].text == "," and before[-2].capitalised and before[-2].lower not in english.INTERJECTIONS \
             and after is not None and after.text == "," and index + 2 < len(sentence) and sentence[index + 2].capitalised:
         return False  # "Red Notice, Annaatthe, Shang-Chi": one of a list of names
-    if all(t.lower in english.INTERJECTIONS or t.text == "," for t in before):
+    if not before:
         return True
     return (before[-1].text == "," or before[-1].lower in english.GREETINGS | english.PRAISE_BEFORE_ADDRESS
             or [t.lower for t in before[-2:]] == ["thank", "you"])

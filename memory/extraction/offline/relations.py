@@ -23,8 +23,10 @@ ATTRIBUTE_VALUE = r"\s+(?:is|was|are|were|has been|remains|stays)\s+(?:now\s+|cu
 POSSESSIVE_ATTRIBUTE = re.compile(r"['’]s?\s+(?P<attr>[a-z]+(?: [a-z]+)?)" + ATTRIBUTE_VALUE)
 LEADING_ATTRIBUTE = re.compile(r"\bthe\s+(?P<attr>[a-z]+(?: [a-z]+)?)\s+(?:of|for)\s+$")
 TRAILING_VALUE = re.compile(ATTRIBUTE_VALUE)
+# "has priority level high": the attribute with the word that says which of its scales ("level") is one name.
 HAS_ATTRIBUTE = re.compile(
-    r"\s+(?:has|had)\s+(?:a\s+|an\s+)?(?P<attr>" + "|".join(sorted(english.HAS_ATTRIBUTES)) + r")\s+(?:of\s+|set to\s+)?(?P<value>.+)$"
+    r"\s+(?:has|had)\s+(?:a\s+|an\s+)?(?P<attr>(?:" + "|".join(sorted(english.HAS_ATTRIBUTES)) + r")"
+    r"(?:\s+(?:level|class|tier|code|type|score|rating|date))?)\s+(?:of\s+|set to\s+)?(?P<value>.+)$"
 )
 SPEAKER_ATTRIBUTE = re.compile(
     r"\s+(?P<attr>" + "|".join(sorted(english.SPEAKER_ATTRIBUTES, key=len, reverse=True)) + r")\s+(?:is|are)\s+(?P<value>.+)$",

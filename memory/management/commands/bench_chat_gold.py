@@ -22,6 +22,9 @@ class Command(BaseCommand):
                                              "development turns; without it only the Taskmaster turns are scored")
         parser.add_argument("--heldout", action="store_true",
                             help="score the held-out LoCoMo turns alone (data/chat_gold/locomo_heldout.json; needs --locomo)")
+        parser.add_argument("--entities", action="store_true",
+                            help="score the entity sample of conversations 42-50 alone (data/chat_gold/locomo_entities.json; "
+                                 "needs --locomo): it is labelled for entities only, so only entities are reported")
         parser.add_argument("--first-speaker", choices=["user", "assistant"], default="user",
                             help="the role of each LoCoMo conversation's first speaker (default user)")
         parser.add_argument("--speaker-labels", action="store_true",
@@ -31,13 +34,13 @@ class Command(BaseCommand):
                             help="earlier turns given to the extractor (default 3, as the extraction worker reads)")
         parser.add_argument("--false-positives", type=int, default=15, help="how many of each kind to list")
 
-    def handle(self, *args, gold, locomo, context, false_positives, heldout, first_speaker, speaker_labels, no_dates,
-               **options):
+    def handle(self, *args, gold, locomo, context, false_positives, heldout, entities, first_speaker, speaker_labels,
+               no_dates, **options):
         if context < 0:
             raise CommandError("--context: must be 0 or more")
         try:
             turns = gold_load(directory=Path(gold), locomo=Path(locomo) if locomo else None, heldout=heldout,
-                              first_speaker=first_speaker)
+                              entities=entities, first_speaker=first_speaker)
         except GoldError as error:
             raise CommandError(str(error)) from error
         if not locomo:
@@ -56,15 +59,26 @@ class Command(BaseCommand):
                                                    reference_date=None if no_dates else turn.reference_date)))
         seconds = time.perf_counter() - started
         report = gold_score(scored=scored, false_positives=false_positives)
+        if entities:
+            report = _entities_only(report)
 
         for name, section in [("overall", report["overall"]), *report["by_source"].items()]:
             self.stdout.write(f"{name} ({section['turns']} turns)")
-            for key in ("entities_typed", "entities", "facts", "preferences"):
+            for key in ("entities_typed", "entities", "facts", "preferences") if not entities else ("entities_typed", "entities"):
                 n = section[key]
                 self.stdout.write(f"  {key:>15}: P {n['precision']:.3f}  R {n['recall']:.3f}  F1 {n['f1']:.3f}  "
                                   f"({n['matched']} of {n['predicted']} predicted, {n['gold']} gold)")
         for kind, items in report["false_positives"].items():
             self.stdout.write(f"false {kind}: " + "; ".join(f"{name} x{n} (e.g. {turn})" for name, n, turn in items))
         self.stdout.write(json.dumps({"benchmark": "chat_gold", "extractor": extractor.name, "context_turns": context,
-                                      "locomo": bool(locomo), "heldout": heldout, "first_speaker": first_speaker,
+                                      "locomo": bool(locomo), "heldout": heldout, "entities_sample": entities,
+                                      "first_speaker": first_speaker,
                                       "speaker_labels": speaker_labels, "dates": not no_dates, **report, "seconds": round(seconds, 3)}))
+
+
+def _entities_only(report: dict) -> dict:
+    """Return a report of a sample labelled for entities alone: its entity figures and false entities only."""
+    kept = ("turns", "entities_typed", "entities")
+    return {"overall": {k: report["overall"][k] for k in kept},
+            "by_source": {name: {k: section[k] for k in kept} for name, section in report["by_source"].items()},
+            "false_positives": {"entities": report["false_positives"]["entities"]}}

@@ -1,6 +1,7 @@
 import argparse
 import contextlib
 import http.client
+import itertools
 import json
 import os
 import re
@@ -16,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import numpy as np
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -23,7 +25,9 @@ from django.core.management.base import BaseCommand, CommandError
 from neomodel import db
 
 from memory import services
+from memory.embeddings import get_embedder
 from memory.extraction.names import name_core
+from memory.extraction.rules import preference_stems, preferences_same_meaning
 from memory.models import SCOPES, Agent
 from portal import graphdb
 from portal.processes import celery_worker_command, celery_workers_wait, database_url, gunicorn_serving
@@ -64,8 +68,13 @@ RETURN e.name AS name, e.type AS type
 
 PREFERENCES_CURRENT_ALL = """
 MATCH (p:Preference {user_id: $user_id}) WHERE p.status = 'current'
-RETURN p.category AS category, p.preference AS preference
+RETURN p.category AS category, p.polarity AS polarity, p.topic AS topic, p.preference AS preference
+ORDER BY p.uid
 """
+# Two current preferences of one person and category whose topics' vectors are this close say one liking in other
+# words ("horror movies" and "scary films": 0.875; "dance" and "contemporary dance", two likings: 0.765). The count
+# reads the topics' own vectors, not the statements' the product compares, so it also sees what the product missed.
+SAME_MEANING_TOPIC_COSINE = 0.80
 
 # Facts about the person (subject "user") whose only source is something the assistant said.
 PERSON_FACTS_FROM_ASSISTANT = """
@@ -105,6 +114,12 @@ class Command(BaseCommand):
         parser.add_argument("--reuse", action="store_true",
                             help="run against a Neo4j that already holds data (the bench touches only its own people)")
         parser.add_argument("--keep", action="store_true", help="keep the bench's people and their memory")
+        parser.add_argument("--answers", help="write each question's results (no LoCoMo text: conversation, question "
+                                              "number, category, evidence and found turn ids, tokens) to this JSON "
+                                              "file, for bench_quality --paired")
+        parser.add_argument("--web-embedder",
+                            help="EMBEDDER for the started web server only (the workers keep this process's): "
+                                 "queries by one encoder over vectors stored by another")
 
     def handle(self, *args, **options):
         conversations = conversations_load(directory=Path(options["locomo"]),
@@ -117,17 +132,7 @@ class Command(BaseCommand):
         call_command("install_labels", verbosity=0, stdout=self.stderr)
 
         self.retries = defaultdict(int)
-        run = uuid.uuid4().hex[:8]
-        agent = Agent.objects.create(agent_id=f"bench-conv-{run}", name="bench_conversations", scopes=list(SCOPES),
-                                     rate_limit_per_minute=10_000_000)
-        _, token = services.agent_token_issue(agent=agent)
-        people = {}
-        for conversation in conversations:
-            user = get_user_model().objects.create_user(username=f"bench-{run}-{conversation['id']}",
-                                                        email=f"bench-{run}-{conversation['id']}@bench.invalid")
-            subject = services.subject_get_or_create(user=user)
-            services.grant_create(subject=subject, agent=agent)
-            people[conversation["id"]] = subject
+        agent, token, people = _people(conversations)
         try:
             with self._stack(options) as base:
                 replay = self._replay(base, token, conversations, people, options)
@@ -141,12 +146,15 @@ class Command(BaseCommand):
                     subject.account.delete()
                 agent.delete()
 
+        if options["answers"]:
+            answers_write(path=Path(options["answers"]), answers=answers, embedders=self._embedders(options))
         self.stdout.write(json.dumps({
             "benchmark": "conversations", "dataset": "locomo", "conversations": [c["id"] for c in conversations],
             "user_ids": {c: s.user_id for c, s in people.items()}, "sessions": replay["sessions"],
             "turns": replay["turns"],
             "client": {"labels": options["labels"], "times": options["times"], "first_speaker": options["first_speaker"]},
             "workers": None if options["url"] else options["workers"], "append_retries": dict(self.retries),
+            "embedders": self._embedders(options),
             "request": {"limits": {"messages": options["messages"]}} if options["messages"] else "default",
             **recall_summary(answers=answers),
             "ingest_seconds": round(replay["ingest_seconds"], 3),
@@ -156,6 +164,12 @@ class Command(BaseCommand):
             **memory,
             "machine": {"cpus": os.cpu_count(), "load_average_1m": round(os.getloadavg()[0], 2)},
         }))
+
+    def _embedders(self, options) -> dict | None:
+        """Return which encoder stored the vectors and which embedded the questions (None for a given --url)."""
+        if options["url"]:
+            return None
+        return {"stored": settings.EMBEDDER, "queries": options["web_embedder"] or settings.EMBEDDER}
 
     @contextlib.contextmanager
     def _stack(self, options):
@@ -169,7 +183,8 @@ class Command(BaseCommand):
         workers = [subprocess.Popen(celery_worker_command(hostname=hostname, queues="celery,extraction"),
                                     cwd=settings.BASE_DIR, env=env, stdout=STDERR) for hostname in hostnames]
         try:
-            with gunicorn_serving(port=options["port"], env=env, stdout=STDERR) as port:
+            with gunicorn_serving(port=options["port"], stdout=STDERR,
+                                  env={**env, "EMBEDDER": options["web_embedder"] or settings.EMBEDDER}) as port:
                 celery_workers_wait([h.replace("%h", socket.gethostname()) for h in hostnames])
                 yield f"http://127.0.0.1:{port}"
         finally:
@@ -251,7 +266,7 @@ class Command(BaseCommand):
             user_id = people[conversation["id"]].user_id
             mapping = dia_ids[conversation["id"]]
             session_id = f"questions-{uuid.uuid4().hex[:8]}"
-            for question in conversation["questions"]:
+            for number, question in enumerate(conversation["questions"]):
                 payload = {"user_id": user_id, "session_id": session_id, "query": question["question"]}
                 if messages_limit:
                     payload["limits"] = {"messages": messages_limit}
@@ -264,7 +279,8 @@ class Command(BaseCommand):
                           if item["type"] == "message" and item["id"] in mapping]
                 sources = [mapping.get(item["provenance"].get("message_uid")) for item in body["items"]
                            if item["type"] in ("fact", "preference")]
-                answers.append({"conversation": conversation["id"], "category": question["category"],
+                answers.append({"conversation": conversation["id"], "question": number,
+                                "category": question["category"],
                                 "evidence": question["evidence"], "ranked": ranked,
                                 "found": sorted({*ranked, *filter(None, sources)}),
                                 "tokens": body["token_count"], "ms": elapsed})
@@ -338,8 +354,7 @@ def recall_summary(*, answers: list[dict]) -> dict:
             return len(set(a["ranked"][:k]) & set(a["evidence"])) / len(a["evidence"])
         n = max(len(group), 1)
         return {"questions": len(group),
-                "evidence_found": round(sum(len(set(a["found"]) & set(a["evidence"])) / len(a["evidence"])
-                                            for a in group) / n, 4),
+                "evidence_found": round(sum(_found_share(a) for a in group) / n, 4),
                 "tokens": round(sum(a["tokens"] for a in group) / n, 1),
                 "recall_at_5": round(sum(recall(a, 5) for a in group) / n, 4),
                 "recall_at_10": round(sum(recall(a, 10) for a in group) / n, 4),
@@ -359,10 +374,66 @@ def recall_summary(*, answers: list[dict]) -> dict:
     }
 
 
+def answers_write(*, path: Path, answers: list[dict], embedders: dict | None) -> None:
+    """Write one run's answers as JSON, keyed by conversation and question number so two runs pair up."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"benchmark": "conversations", "embedders": embedders, "answers": [
+        {key: answer[key] for key in ("conversation", "question", "category", "evidence", "found", "ranked", "tokens")}
+        for answer in answers]}))
+
+
+def answers_compare(*, reference: dict, candidate: dict, rounds: int = 10_000, seed: int = 23) -> dict:
+    """Return the paired difference of evidence found (candidate minus reference, question by question) with its
+    95 % bootstrap interval, overall and per category, for two answers files of the same questions."""
+    def keyed(run):
+        return {(a["conversation"], a["question"]): a for a in run["answers"]}
+
+    before, after = keyed(reference), keyed(candidate)
+    if before.keys() != after.keys() or any(before[k]["evidence"] != after[k]["evidence"] for k in before):
+        raise CommandError("The two answers files hold different questions: run both on the same conversations.")
+    rng = np.random.default_rng(seed)
+
+    def paired(keys):
+        differences = np.array([_found_share(after[k]) - _found_share(before[k]) for k in keys])
+        means = differences[rng.integers(0, len(differences), (rounds, len(differences)))].mean(axis=1)
+        low, high = np.percentile(means, [2.5, 97.5])
+        return {"questions": len(keys), "reference": round(float(np.mean([_found_share(before[k]) for k in keys])), 4),
+                "candidate": round(float(np.mean([_found_share(after[k]) for k in keys])), 4),
+                "difference": round(float(differences.mean()), 4), "interval_95": [round(low, 4), round(high, 4)],
+                "better": int((differences > 0).sum()), "worse": int((differences < 0).sum())}
+
+    keys = sorted(before)
+    categories = sorted({before[k]["category"] for k in keys})
+    return {"benchmark": "paired", "figure": "evidence_found", "rounds": rounds,
+            "embedders": {"reference": reference.get("embedders"), "candidate": candidate.get("embedders")},
+            "overall": paired(keys),
+            "by_category": {str(c): paired([k for k in keys if before[k]["category"] == c]) for c in categories}}
+
+
+def _found_share(answer: dict) -> float:
+    return len(set(answer["found"]) & set(answer["evidence"])) / len(answer["evidence"])
+
+
 def percentile(ordered: list[float], p: int) -> float:
     if len(ordered) < 2:
         return ordered[0] if ordered else 0.0
     return statistics.quantiles(ordered, n=100, method="inclusive")[p - 1]
+
+
+def _people(conversations: list[dict]) -> tuple[Agent, str, dict]:
+    """Return an agent of the run with its token, and a person per conversation who granted it access."""
+    run = uuid.uuid4().hex[:8]
+    agent = Agent.objects.create(agent_id=f"bench-conv-{run}", name="bench_conversations", scopes=list(SCOPES),
+                                 rate_limit_per_minute=10_000_000)
+    _, token = services.agent_token_issue(agent=agent)
+    people = {}
+    for conversation in conversations:
+        user = get_user_model().objects.create_user(username=f"bench-{run}-{conversation['id']}",
+                                                    email=f"bench-{run}-{conversation['id']}@bench.invalid")
+        subject = services.subject_get_or_create(user=user)
+        services.grant_create(subject=subject, agent=agent)
+        people[conversation["id"]] = subject
+    return agent, token, people
 
 
 def memory_hygiene(*, user_ids: list[str], turns: int) -> dict:
@@ -376,10 +447,25 @@ def memory_hygiene(*, user_ids: list[str], turns: int) -> dict:
         for entity in graphdb.rows(ENTITIES_UNMERGED, {"user_id": user_id}):
             keys[(entity["type"], name_core(entity["name"]) or entity["name"].lower())] += 1
         counts["duplicate_entities"] += sum(n - 1 for n in keys.values())
-        current = defaultdict(int)
-        for row in graphdb.rows(PREFERENCES_CURRENT_ALL, {"user_id": user_id}):
-            current[(row["category"], " ".join(re.findall(r"\w+", row["preference"].lower())))] += 1
-        counts["duplicate_current_preferences"] += sum(n - 1 for n in current.values())
+        current = graphdb.rows(PREFERENCES_CURRENT_ALL, {"user_id": user_id})
+        counts["duplicate_current_preferences"] += len(same_meaning_pairs(current))
         counts["assistant_person_facts"] += graphdb.scalar(PERSON_FACTS_FROM_ASSISTANT, {"user_id": user_id})
     counts = dict(counts)
     return {"memory": counts, "per_1000_turns": {k: round(v * 1000 / turns, 1) for k, v in counts.items()}}
+
+
+def same_meaning_pairs(preferences: list[dict]) -> list[tuple[str, str]]:
+    """Return the pairs of preferences of one person that say one liking: of one category, with the same content
+    words or one topic inside the other with only words of taking part added (the rule extraction keys and merges
+    by), or topics whose vectors are at least SAME_MEANING_TOPIC_COSINE apart."""
+    topics = [p["topic"] or p["preference"] for p in preferences]
+    vectors = get_embedder().embed(topics) if topics else []
+    stems = [preference_stems(topic) for topic in topics]
+    pairs = []
+    for i, j in itertools.combinations(range(len(preferences)), 2):
+        if preferences[i]["category"] != preferences[j]["category"]:
+            continue
+        cosine = float(vectors[i] @ vectors[j])
+        if preferences_same_meaning(stems[i], stems[j]) or cosine >= SAME_MEANING_TOPIC_COSINE:
+            pairs.append((topics[i], topics[j]))
+    return pairs

@@ -130,10 +130,14 @@ def test_similar_reasoning_traces_are_offered(granted):
     subject, _, client = granted
     trace = client.post("/api/v1/traces", {"user_id": subject.user_id, "session_id": "s1",
                                            "task": "Book a train from Lisbon to Porto"}, format="json").json()["uid"]
-    client.post(f"/api/v1/traces/{trace}/steps", {"user_id": subject.user_id, "action": "search_trains",
-                                                  "tool_calls": [{"tool_name": "search_trains",
-                                                                  "arguments": {"from": "LIS", "to": "OPO"}}]},
-                format="json")
+    steps = [client.post(f"/api/v1/traces/{trace}/steps", {"user_id": subject.user_id, "action": "search_trains",
+                                                           "tool_calls": [{"tool_name": "search_trains",
+                                                                           "arguments": {"from": "LIS", "to": "OPO"}}]},
+                         format="json"),
+             client.post(f"/api/v1/traces/{trace}/steps", {"user_id": subject.user_id, "thought": "Take the 9:00"},
+                         format="json")]
+    assert [(s.status_code, s.json()["order"], len(s.json()["tool_call_uids"])) for s in steps] == [(201, 1, 1),
+                                                                                                  (201, 2, 0)]
     client.post(f"/api/v1/traces/{trace}/complete", {"user_id": subject.user_id, "outcome": "Booked the 9:00 Alfa",
                                                      "success": True}, format="json")
     body = _context(client, subject.user_id, query="Get me train tickets to Porto", include={"history": False})

@@ -107,9 +107,9 @@ class MemoryPortalHistoryProvider(HistoryProvider):
         for item in result.items:
             if item.provenance.get("source") != "recent":
                 continue
-            # The portal formats a recent turn as "role: content"; roles never contain ": ".
-            role, _, content = item.text.partition(": ")
-            messages.append(Message(role, [content]))
+            # The portal prints a recent turn as "whose words: content"; whose words never contain ": ".
+            content = item.text.partition(": ")[2]
+            messages.append(Message(item.provenance["role"], [content]))
         return messages
 
     async def save_messages(self, session_id: str | None, messages: Sequence[Message], *,

@@ -1,0 +1,26 @@
+"""Where a name's type comes from in chat (issue 20, second round): development turns of Taskmaster and LoCoMo."""
+
+import pytest
+
+from memory.extraction.offline import OfflineExtractor
+
+
+def types(text):
+    return {e.name: e.type for e in OfflineExtractor().extract(text=text).entities}
+
+
+@pytest.mark.parametrize(("text", "name", "type_"), [
+    ("Where is Eternals playing?", "Eternals", "OBJECT"),
+    ("Is Lal Singh Chaddha out yet?", "Lal Singh Chaddha", "OBJECT"),
+    ("Redeeming Love has a run time of 2h 14m.", "Redeeming Love", "OBJECT"),
+    ("No Time To Die is playing at AMC Lakeline 9.", "AMC Lakeline 9", "LOCATION"),
+    ("Instagram and TikTok can help you reach a younger crowd.", "Instagram", "ORGANIZATION"),
+    ("She sold it on Etsy last year.", "Etsy", "ORGANIZATION"),
+])
+def test_a_names_type_comes_from_what_is_said_of_it(text, name, type_):
+    assert types(text)[name] == type_
+
+
+def test_an_event_of_a_kind_is_no_entity():
+    assert types("Yoga is great, and joining a new class might be a good option.") == {}
+    assert types("The annual safety review ran long.") == {"annual safety review": "EVENT"}
