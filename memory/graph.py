@@ -239,6 +239,8 @@ class ReasoningTrace(MemoryNode):
     success = BooleanProperty()
     started_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     completed_at = DateTimeNeo4jFormatProperty()
+    held_reasons = ArrayProperty(StringProperty(), help_text=(
+        "Why a completed trace is held out of what contexts serve (memory.trust), in plain words."))
     steps = RelationshipTo("ReasoningStep", "HAS_STEP", model=HasStep)
 
 

@@ -71,7 +71,7 @@ ENTITIES = Kind(
 TRACES = Kind(
     name="traces", label="ReasoningTrace", category="reasoning", title="Reasoning traces",
     item_title="Reasoning trace", item_type="trace", order_by="started_at",
-    fields=("session_id", "agent_id", "task", "outcome", "success", "started_at", "completed_at"),
+    fields=("session_id", "agent_id", "task", "outcome", "success", "started_at", "completed_at", "held_reasons"),
     search_query=cypher.TRACES_SEARCH, section="Similar past tasks:", default_limit=3,
     erase_labels=("ToolCall", "ReasoningStep", "ReasoningTrace"),
 )

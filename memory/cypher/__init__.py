@@ -42,7 +42,7 @@ from memory.cypher.statements import (
     CORRECTED_STATEMENTS_MERGE, NODE_STATEMENT_GROUPS,
 )
 from memory.cypher.traces import (
-    TRACE_START, TRACE_STEP_ADD, TRACE_COMPLETE, TRACES_SEARCH, TRACE_STEPS,
+    TRACE_START, TRACE_STEP_ADD, TRACE_SERVED_TEXTS, TRACE_COMPLETE, TRACES_SEARCH, TRACE_STEPS,
 )
 from memory.cypher.items import (
     item_list, item_get, ITEMS_TEXT, node_forget, expired_forget, expired_count, label_erase,
@@ -65,7 +65,7 @@ __all__ = [
     "PREFERENCES_TO_SETTLE", "PREFERENCES_SETTLE", "PREFERENCE_OWNERS", "PREFERENCE_DUPLICATES_RESTORE",
     "PREFERENCES_SEARCH", "STATED", "TIMELINE_SETTLE", "STATEMENTS_OF",
     "VERSION_CREATE", "VERSION_UNDO", "CORRECTION_HEADS", "CORRECTED_STATEMENTS_MERGE", "NODE_STATEMENT_GROUPS",
-    "TRACE_START", "TRACE_STEP_ADD", "TRACE_COMPLETE", "TRACES_SEARCH", "TRACE_STEPS", "item_list", "item_get",
+    "TRACE_START", "TRACE_STEP_ADD", "TRACE_SERVED_TEXTS", "TRACE_COMPLETE", "TRACES_SEARCH", "TRACE_STEPS", "item_list", "item_get",
     "ITEMS_TEXT", "node_forget", "expired_forget", "expired_count", "label_erase", "VECTOR_SEARCH_OVERFETCH",
     "CONTEXT_READ", "CONTEXT_READ_SEARCH",
 ]
