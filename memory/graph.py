@@ -35,7 +35,7 @@ SAME_AS_STATUSES = ("pending", "confirmed", "rejected", "auto")
 FACT_STATUSES = ("current", "superseded", "retracted")
 MESSAGE_ROLES = ("user", "assistant", "system", "tool")
 CARDINALITIES = ("single", "multi")
-EXTRACTION_STATUSES = ("pending", "done", "failed", "skipped")
+EXTRACTION_STATUSES = ("pending", "done", "failed", "skipped", "held")
 
 
 class StatedTimeProperty(Property):

@@ -290,6 +290,41 @@ class Correction(models.Model):
                    models.Index(fields=["status", "created_at"], name="correction_status_created")]
 
 
+class HeldStatus(models.TextChoices):
+    HELD = "held"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
+class HeldMemory(models.Model):
+    """What one message from an untrusted source (the agent, its tools, its explicit fields) would add to long-term
+    memory, held for the person: nothing of it is in the graph, so nothing of it is served, until it is approved.
+
+    `reasons` say in plain words why it waits (memory.trust); `adds` are the lines it would add. Approved, the
+    worker writes the message's memory as if it had applied at once; undone or rejected, it writes nothing.
+    """
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="held_memories")
+    agent = models.ForeignKey(Agent, on_delete=models.SET_NULL, null=True, blank=True, related_name="held_memories")
+    message_uid = models.CharField(max_length=64)
+    session_id = models.CharField(max_length=128)
+    source = models.CharField(max_length=16, help_text="memory.trust's source: assistant, tool, system or agent.")
+    tool_name = models.CharField(max_length=100, blank=True)
+    source_url = models.URLField(max_length=2000, blank=True)
+    said = models.TextField(help_text="The message's words, as the person reviews them.")
+    reasons = models.JSONField(default=list)
+    adds = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=HeldStatus.choices, default=HeldStatus.HELD)
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["subject", "message_uid"], name="one_hold_per_message")]
+        indexes = [models.Index(fields=["status", "created_at"], name="held_status_created")]
+
+
 def _access_state_changed(sender, update_fields=None, **kwargs):
     if update_fields is None or not set(update_fields) <= AccessStateQuerySet.NEUTRAL_FIELDS:
         access_state_invalidate()

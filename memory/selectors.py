@@ -16,8 +16,8 @@ from memory.access_state import access_state_cached
 from memory.graph import Fact
 from memory.kinds import KINDS, kind_get
 from memory.nam import person_names
-from memory.models import (CATEGORIES, Agent, ConsentRecord, Correction, Grant, RetentionChoice, RetentionPolicy,
-                           Subject)
+from memory.models import (CATEGORIES, Agent, ConsentRecord, Correction, Grant, HeldMemory, RetentionChoice,
+                           RetentionPolicy, Subject)
 from memory.wording import fact_sentence, role_label
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
 from portal.graphdb import moment, moment_parsed, rows, scalar, vector_search_filters
@@ -442,6 +442,21 @@ def correction_get(*, subject: Subject, public_id) -> Correction:
     if correction is None:
         raise NotFound("No correction with that id.")
     return correction
+
+
+def held_list(*, subject: Subject | None = None, status: str | None = None):
+    """Return held memory (one person's, or everyone's for staff), waiting first, then the newest decided."""
+    found = HeldMemory.objects.select_related("agent", "subject__account").order_by("-created_at", "-pk")
+    found = found.filter(subject=subject) if subject else found
+    return found.filter(status=status) if status else found
+
+
+def held_get(*, public_id, subject: Subject | None = None) -> HeldMemory:
+    found = HeldMemory.objects.select_related("subject", "agent").filter(public_id=public_id)
+    held = (found.filter(subject=subject) if subject else found).first()
+    if held is None:
+        raise NotFound("Nothing held with that id.")
+    return held
 
 
 def item_corrections(*, subject: Subject, uid: str) -> list[Correction]:

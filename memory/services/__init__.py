@@ -9,6 +9,7 @@ from memory.services.forgetting import conversations_empty_erase, expired_forget
 from memory.services.grants import (agent_token_issue, agent_token_revoke, consent_record, consent_refusal,
                                     grant_correction_allow, grant_create, grant_revoke, grant_untrusted_writes_set,
                                     subject_get_or_create)
+from memory.services.holding import held_decide
 from memory.services.messages import content_hash, conversation_append, messages_append
 from memory.services.traces import trace_complete, trace_start, trace_step_add
 
@@ -20,6 +21,6 @@ __all__ = [
     "conversations_empty_erase", "expired_forget", "item_delete", "labels_erase",
     "agent_token_issue", "agent_token_revoke", "consent_record", "consent_refusal", "grant_correction_allow",
     "grant_create", "grant_revoke", "grant_untrusted_writes_set", "subject_get_or_create",
-    "content_hash", "conversation_append", "messages_append",
+    "held_decide", "content_hash", "conversation_append", "messages_append",
     "trace_complete", "trace_start", "trace_step_add",
 ]

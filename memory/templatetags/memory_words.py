@@ -1,6 +1,7 @@
 """Template filters that put memory in a person's words (memory.wording) and its times in one style."""
 
 from datetime import date, datetime
+from urllib.parse import urlsplit
 
 from django import template
 from django.utils import formats, timezone
@@ -74,3 +75,11 @@ def provenance(correction, person: str = "you") -> str:
     """Return who made a correction, in words, for the person ("you") or for staff ("the person")."""
     names = {correction.agent.agent_id: correction.agent.name} if correction.agent else {}
     return wording.provenance(correction.corrected_by, agent_names=names, person=person)
+
+
+@register.filter
+def held_source(held) -> str:
+    """Return whose words held memory came from: "a tool's output (weather, read from weather.example)"."""
+    source = wording.HELD_SOURCES.get(held.source, wording.words(held.source))
+    where = ", ".join(filter(None, [held.tool_name, held.source_url and f"read from {urlsplit(held.source_url).netloc}"]))
+    return f"{source} ({where})" if where else source
