@@ -24,6 +24,7 @@ REVIEW_PAGES = (
               "to confirm"),
     AdminPage("Proposed corrections", "review_correction_list", ("review.review_facts", CONTENT),
               "corrections_proposed", "waiting"),
+    AdminPage("Held memory", "review_held_list", ("review.review_facts", CONTENT), "held_waiting", "waiting"),
     AdminPage("Traces", "review_trace_list", ("review.review_traces", CONTENT), "traces"),
     AdminPage("Audit log", "review_audit_list", ("review.view_auditevent",)),
 )

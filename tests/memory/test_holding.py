@@ -113,3 +113,19 @@ def test_another_persons_held_memory_cannot_be_seen_or_decided(person, make_subj
     assert IBAN not in stranger.get("/me/held/").content.decode()
     assert stranger.post(f"/me/held/{held.public_id}/approve/").status_code == 404
     assert HeldMemory.objects.get(pk=held.pk).status == "held"
+
+
+def test_a_reviewer_sees_the_held_queue_and_its_count_and_decides(person, staff):
+    subject, _, api, _ = person
+    uid, _ = _agent_says(api, subject.user_id, "Noted.",
+                         facts=[{"subject": "user", "predicate": "HAS_IBAN", "object": IBAN}])
+    _, client = staff("review_facts", "view_memory_content")
+    assert "Held memory" in client.get("/admin/").content.decode()
+    queue = client.get("/admin/review/held/")
+    assert queue.context["count"] == 1 and IBAN in queue.content.decode()
+    held = HeldMemory.objects.get(subject=subject)
+    client.post(f"/admin/review/held/{held.public_id}/approve/")
+    assert ingest.message_extract(message_uid=uid, user_id=subject.user_id) == "done"
+    assert _facts(api, subject.user_id) == {IBAN}
+    _, denied = staff("review_facts")
+    assert denied.get("/admin/review/held/").status_code == 403
