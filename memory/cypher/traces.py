@@ -39,11 +39,13 @@ CALL (s) {
 RETURN s.uid AS uid, order, tool_call_uids
 """
 
-# What a context would serve of an open trace: its task and its steps' actions or thoughts.
-TRACE_SERVED_TEXTS = """
+# The words of an open trace: its task and each step's thought, action and observation.
+TRACE_TEXTS = """
 MATCH (t:ReasoningTrace {uid: $trace_uid, user_id: $user_id})
 WHERE t.completed_at IS NULL
-RETURN [t.task] + [(t)-[:HAS_STEP]->(s:ReasoningStep {user_id: $user_id}) | coalesce(s.action, s.thought, '')] AS texts
+RETURN [t.task] + [(t)-[:HAS_STEP]->(s:ReasoningStep {user_id: $user_id}) | s.thought] +
+       [(t)-[:HAS_STEP]->(s:ReasoningStep {user_id: $user_id}) | s.action] +
+       [(t)-[:HAS_STEP]->(s:ReasoningStep {user_id: $user_id}) | s.observation] AS texts
 """
 
 TRACE_COMPLETE = """

@@ -38,9 +38,9 @@ def trace_step_add(*, subject: Subject, agent: Agent, trace_uid: str, thought: s
 
 
 def _held_reasons(texts: list[str]) -> list[str] | None:
-    """Why the trace is held out of what contexts serve (a trace is the agent's own record: memory.trust reads
-    each text a context would serve of it), or None."""
-    reasons = [reason for text in texts for reason in untrusted_reasons(text)]
+    """Why the trace is held out of what contexts serve, or None: a trace is the agent's own record, held whole when
+    memory.trust flags any of its words (a step's thought may say what its action does not)."""
+    reasons = [reason for text in texts if text for reason in untrusted_reasons(text)]
     return list(dict.fromkeys(reasons)) or None
 
 
@@ -57,7 +57,7 @@ def trace_complete(*, subject: Subject, agent: Agent, trace_uid: str, outcome: s
     """Close an open trace with its outcome; refused when the subject withdrew consent to reasoning."""
 
     consent_require(subject=subject, agent=agent, category="reasoning")
-    texts = graphdb.scalar(cypher.TRACE_SERVED_TEXTS, {"user_id": subject.user_id, "trace_uid": trace_uid}) or []
+    texts = graphdb.scalar(cypher.TRACE_TEXTS, {"user_id": subject.user_id, "trace_uid": trace_uid}) or []
     completed = graphdb.scalar(cypher.TRACE_COMPLETE, {
         "user_id": subject.user_id, "trace_uid": trace_uid, "outcome": outcome, "success": success,
         "held_reasons": _held_reasons([*texts, outcome]),
