@@ -58,13 +58,13 @@ def _reasons(*, user_id: str, message: dict, extraction: Extraction) -> list[str
     reasons = list(message["held_reasons"] or [])
     # On the person's own turn, a value the turn itself says is their words relayed, not the agent's.
     said = message["content"].casefold() if message["role"] == "user" else ""
-    for fact in extraction.facts:
-        if not (said and fact.object.casefold() in said):
-            reasons += fact_reasons(subject=fact.subject, predicate=fact.predicate, object=fact.object)
+    facts = [f for f in extraction.facts if not (said and f.object.casefold() in said)]
+    for fact in facts:
+        reasons += fact_reasons(subject=fact.subject, predicate=fact.predicate, object=fact.object)
     for preference in extraction.preferences:
         reasons += preference_reasons(category=preference.category, preference=preference.preference)
     single = [{"subject_key": f.subject.lower(), "predicate": f.predicate, "object_key": f.object.lower()}
-              for f in extraction.facts if f.cardinality == "single"]
+              for f in facts if f.cardinality == "single"]
     if single and graphdb.scalar(cypher.FACTS_PERSON_STATED, {"user_id": user_id, "facts": single}):
         reasons.append(REPLACES_YOURS)
     return list(dict.fromkeys(reasons))
