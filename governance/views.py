@@ -222,7 +222,8 @@ def item_detail(request, kind, uid):
 def _fields(kind: str, item: dict) -> list[tuple[str, object]]:
     """Return the item's stored fields that hold something, agents named, who corrected it in words."""
 
-    fields = [(name, item.get(name)) for name in kind_get(kind).fields if item.get(name) not in (None, "", [])]
+    fields = [(name, item.get(name)) for name in (*kind_get(kind).fields, "source")
+              if item.get(name) not in (None, "", [])]
     by = item.get("corrected_by") or ""
     agents = selectors.agent_names(agent_ids={item.get("agent_id"), *(part.removeprefix("agent ")
                                                                       for part in by.split(", accepted by "))})

@@ -70,9 +70,10 @@ UNTRUSTED_WRITES_SAID = {
     "hold": "What {agent} and its tools say about you waits for you before it is added to your memory.",
     "drop": "Nothing {agent} or its tools say about you is added to your memory; your own words still are.",
 }
-# Whose words held memory came from (memory.trust's sources), as the person reads it.
-HELD_SOURCES = {"assistant": "the assistant's own words", "tool": "a tool's output", "system": "a system message",
-                "agent": "what the agent noted on its own"}
+# Whose words an item of memory is (memory.trust's sources), as the person reads it.
+SOURCE_WORDS = {"person": "yours", "correction": "a correction", "import": "imported from another memory system",
+                "agent": "what the agent noted on its own", "assistant": "the assistant's own words",
+                "tool": "a tool's output", "system": "a system message"}
 # What a person is told after deciding on held memory, by the state it is in now.
 HELD_DECIDED = {"approved": "Added to your memory: agents are given it from now on.",
                 "rejected": "Not added: no agent is given it.",
@@ -97,6 +98,7 @@ FIELD_LABELS = {
     "description": "Description", "session_id": "Conversation", "task": "Task", "outcome": "Outcome",
     "success": "Succeeded", "started_at": "Started", "completed_at": "Completed",
     "tool_name": "Tool", "source_url": "Read from", "held_reasons": "Kept out of what agents recall, because",
+    "source": "Whose words",
 }
 
 

@@ -57,6 +57,8 @@ def field_value(value, name: str):
         return wording.status_label(value)
     if name == "role":
         return wording.role_label(value)
+    if name == "source":
+        return wording.SOURCE_WORDS.get(value, wording.words(value))
     if name == "category" and value in wording.CATEGORY_LABELS:
         return wording.category_label(value)
     if name in DATE_FIELDS:
@@ -80,6 +82,6 @@ def provenance(correction, person: str = "you") -> str:
 @register.filter
 def held_source(held) -> str:
     """Return whose words held memory came from: "a tool's output (weather, read from weather.example)"."""
-    source = wording.HELD_SOURCES.get(held.source, wording.words(held.source))
+    source = wording.SOURCE_WORDS.get(held.source, wording.words(held.source))
     where = ", ".join(filter(None, [held.tool_name, held.source_url and f"read from {urlsplit(held.source_url).netloc}"]))
     return f"{source} ({where})" if where else source

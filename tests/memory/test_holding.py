@@ -129,3 +129,18 @@ def test_a_reviewer_sees_the_held_queue_and_its_count_and_decides(person, staff)
     assert _facts(api, subject.user_id) == {IBAN}
     _, denied = staff("review_facts")
     assert denied.get("/admin/review/held/").status_code == 403
+
+
+def test_each_item_says_whose_words_it_is(person):
+    subject, _, api, page = person
+    say(api, subject.user_id, "I work at Contoso Bank.")
+    uid, _ = _agent_says(api, subject.user_id, "Lisbon is sunny today.", role="tool", tool_name="weather",
+                         facts=[{"subject": "Lisbon", "predicate": "HAS_WEATHER", "object": "sunny"}])
+    facts = {f["object"]: f for f in api.get(f"/api/v1/users/{subject.user_id}/facts/").json()["items"]}
+    assert (facts["Contoso Bank"]["source"], facts["sunny"]["source"]) == ("person", "agent")
+    detail = page.get(f"/me/memory/facts/{facts['sunny']['uid']}/").content.decode()
+    assert "Whose words" in detail and "what the agent noted on its own" in detail
+    corrected = services.correction_create(subject=subject, kind="facts", uid=facts["Contoso Bank"]["uid"],
+                                           value={"object": "Fabrikam"}, actor=subject.account)
+    version = api.get(f"/api/v1/users/{subject.user_id}/facts/{corrected.version_uid}").json()
+    assert version["source"] == "correction"
