@@ -17,7 +17,7 @@ from governance import cypher, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
 from memory import services as memory_services
 from memory.kinds import ERASE_ORDER, KINDS, category_labels
-from memory.models import (CATEGORIES, ConsentRecord, Correction, Grant, MemoryAccess, RetentionChoice,
+from memory.models import (CATEGORIES, ConsentRecord, Correction, Grant, HeldMemory, MemoryAccess, RetentionChoice,
                            RetentionPolicy, Subject)
 from memory.selectors import retention_cutoffs
 from memory.wording import CATEGORY_HELP, CATEGORY_LABELS, PHRASES
@@ -127,7 +127,7 @@ def _relationships_write(archive: zipfile.ZipFile, *, user_id: str, labels: list
 
 
 def _records_write(archive: zipfile.ZipFile, *, subject: Subject) -> None:
-    """Write the subject's consent ledger, access log and corrections."""
+    """Write the subject's consent ledger, access log, corrections and held memory."""
     with _json_array(archive, "consent.json") as write:
         for record in ConsentRecord.objects.filter(subject=subject).select_related("agent").order_by("pk"):
             write({"category": record.category, "agent": record.agent.agent_id if record.agent else None,
@@ -148,6 +148,13 @@ def _records_write(archive: zipfile.ZipFile, *, subject: Subject) -> None:
                    "agent": correction.agent.agent_id if correction.agent else None,
                    "created_at": correction.created_at, "decided_at": correction.decided_at,
                    "undone_at": correction.undone_at})
+    with _json_array(archive, "held.json") as write:
+        for held in HeldMemory.objects.filter(subject=subject).select_related("agent").order_by("pk"):
+            write({"id": str(held.public_id), "message_uid": held.message_uid, "session_id": held.session_id,
+                   "source": held.source, "tool_name": held.tool_name, "source_url": held.source_url,
+                   "said": held.said, "adds": held.adds, "reasons": held.reasons, "status": held.status,
+                   "agent": held.agent.agent_id if held.agent else None, "created_at": held.created_at,
+                   "decided_at": held.decided_at})
 
 
 def _export_readme() -> str:
@@ -304,6 +311,8 @@ def _erase_passes(*, job: ErasureJob, work: list[str]) -> tuple[dict[str, int], 
             deleted["database_rows"] += rows + MemoryAccess.objects.filter(subject=subject).delete()[0]
         if job.scope != ErasureScope.CATEGORY or job.category == "long_term":  # corrections hold content
             deleted["database_rows"] += Correction.objects.filter(subject=subject).delete()[0]
+        if job.scope != ErasureScope.CATEGORY or job.category in ("history", "long_term"):  # held: words and memory
+            deleted["database_rows"] += HeldMemory.objects.filter(subject=subject).delete()[0]
         ErasureJob.objects.filter(pk=job.pk).update(nodes_deleted=deleted["neo4j_nodes"])
         # The account itself goes only once its memory is gone.
         scope = ErasureScope.ALL if job.scope == ErasureScope.ACCOUNT else job.scope

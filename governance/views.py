@@ -15,9 +15,10 @@ from memory import selectors as memory_selectors
 from memory import services as memory_services
 from memory.forms import CorrectionForm
 from memory.kinds import ENTITIES, KINDS, TRACES, kind_get
-from memory.models import CATEGORIES
+from memory.models import CATEGORIES, UNTRUSTED_WRITES, HeldStatus
 from memory.views import correction_decide
-from memory.wording import CATEGORY_HELP, CATEGORY_LABELS, category_label, provenance
+from memory.wording import (CATEGORY_HELP, CATEGORY_LABELS, HELD_DECIDED, UNTRUSTED_WRITES_SAID, category_label,
+                            provenance)
 from portal.exceptions import ApplicationError, found
 
 KIND_TITLES = {kind.name: kind.title for kind in KINDS}
@@ -29,7 +30,8 @@ SECTIONS = (("governance:overview", {}, "My memory"), ("governance:consent", {},
             ("governance:retention", {}, "Retention"), ("governance:agent_list", {}, "Agents"),
             ("governance:conversation_list", {}, "Conversations"),
             ("governance:item_list", {"kind": "facts"}, "Browse"), ("governance:correction_list", {}, "Corrections"),
-            ("governance:access_list", {}, "Access log"), ("governance:export_list", {}, "Export"),
+            ("governance:held_list", {}, "Held for you"), ("governance:access_list", {}, "Access log"),
+            ("governance:export_list", {}, "Export"),
             ("governance:erase", {}, "Erase"))
 
 
@@ -65,6 +67,7 @@ def overview(request):
         paused=[g for g in grants if g.paused_at], withdrawn=withdrawn,
         tombstones=selectors.tombstone_list(subject=subject)[:5],
         proposed_corrections=memory_selectors.correction_list(subject=subject, status="proposed").count(),
+        held=memory_selectors.held_list(subject=subject, status=HeldStatus.HELD).count(),
     )
 
 
@@ -129,7 +132,8 @@ def consent_erase(request, category):
 @login_required
 @require_GET
 def agent_list(request):
-    return _page(request, "governance/agent_list.html", "Agents", grants=selectors.grant_list(subject=_subject(request)))
+    return _page(request, "governance/agent_list.html", "Agents", grants=selectors.grant_list(subject=_subject(request)),
+                 untrusted_writes=UNTRUSTED_WRITES)
 
 
 @login_required
@@ -218,7 +222,8 @@ def item_detail(request, kind, uid):
 def _fields(kind: str, item: dict) -> list[tuple[str, object]]:
     """Return the item's stored fields that hold something, agents named, who corrected it in words."""
 
-    fields = [(name, item.get(name)) for name in kind_get(kind).fields if item.get(name) not in (None, "", [])]
+    fields = [(name, item.get(name)) for name in (*kind_get(kind).fields, "source")
+              if item.get(name) not in (None, "", [])]
     by = item.get("corrected_by") or ""
     agents = selectors.agent_names(agent_ids={item.get("agent_id"), *(part.removeprefix("agent ")
                                                                       for part in by.split(", accepted by "))})
@@ -412,6 +417,43 @@ def correction_reject(request, public_id):
 def correction_undo(request, public_id):
     return _correction_decide(request, public_id, memory_services.correction_undo,
                               "Correction undone: the version before it is back.")
+
+
+@login_required
+@require_GET
+def held_list(request):
+    subject = _subject(request)
+    decided = memory_selectors.held_list(subject=subject).exclude(status=HeldStatus.HELD).order_by("-decided_at", "-pk")
+    return _page(request, "governance/held_list.html", "What agents want to add",
+                 waiting=memory_selectors.held_list(subject=subject, status=HeldStatus.HELD),
+                 decided=Paginator(decided, 50).get_page(request.GET.get("page")))
+
+
+@login_required
+@require_POST
+def held_decide(request, public_id, decision):
+    held = found(memory_selectors.held_get, subject=_subject(request), public_id=public_id)
+    try:
+        held = memory_services.held_decide(held=held, decision=decision, actor=request.user)
+    except ApplicationError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, HELD_DECIDED[held.status])
+    return redirect("governance:held_list")
+
+
+@login_required
+@require_POST
+def agent_untrusted_writes(request, agent_id):
+    grant = found(selectors.grant_get, subject=_subject(request), agent_id=agent_id)
+    policy = request.POST.get("policy", "")
+    try:
+        memory_services.grant_untrusted_writes_set(grant=grant, policy=policy, actor=request.user)
+    except ApplicationError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, UNTRUSTED_WRITES_SAID[policy].format(agent=grant.agent.name))
+    return redirect("governance:agent_list")
 
 
 @login_required

@@ -4,7 +4,6 @@ Other apps add sections of their own through `context_section_register` (knowled
 AppConfig.ready()), so memory never imports them.
 """
 
-import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +16,6 @@ from memory.extraction.speakers import speaker_split
 from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, TRACES
 from memory.models import CATEGORIES, Agent, Subject
 from memory.relevance import Question, question_read, relevance
-from memory.trust import ROLE_SOURCES, TRUSTED, untrusted_reasons
 from memory.wording import fact_line, predicate_words, speaker_words
 from portal.graphdb import moment
 from portal.tokens import count_tokens
@@ -282,8 +280,7 @@ def _pack(*, history: list[dict], ranked: list[dict], budget: int, limits: dict[
           min_relevance: float) -> dict:
     """Fill the budget with the session's latest turns, newest first, then the most relevant items of every
     kind on one scale, whole, while they score at least `min_relevance`; an item that does not fit gives
-    way to a smaller one after it. A message or trace from the agent or its tools that memory.trust's rules
-    flag is left out (`_withheld`). An item that adds nothing the context holds costs nothing: a fact or
+    way to a smaller one after it. An item that adds nothing the context holds costs nothing: a fact or
     preference whose message is in the context, a second copy of a text.
 
     The text is fenced by CONTEXT_BEGIN and CONTEXT_END, one line per item, each section under its
@@ -301,7 +298,7 @@ def _pack(*, history: list[dict], ranked: list[dict], budget: int, limits: dict[
         if section != HISTORY and len(chosen[section]) >= limits.get(section, 0):
             continue
         line = _item_line(item["text"])
-        if line in texts or item["provenance"].get("message_uid") in texts or _withheld(item):
+        if line in texts or item["provenance"].get("message_uid") in texts:
             continue
         cost = (0 if chosen[section] else count_tokens(headers[section])) + count_tokens(line)
         if used + cost > budget:
@@ -319,22 +316,6 @@ def _pack(*, history: list[dict], ranked: list[dict], budget: int, limits: dict[
             items.extend({key: item[key] for key in ITEM_FIELDS} for item in chosen[section])
     text = "\n".join([CONTEXT_BEGIN, *lines, CONTEXT_END]) if lines else ""
     return {"context": text, "items": items, "token_count": count_tokens(text) if text else 0, "omitted": omitted}
-
-
-def _withheld(item: dict) -> bool:
-    """Whether an item holds words from an untrusted source that memory.trust's rules flag: an assistant, tool or
-    system message, or a trace (the agent's own record), that speaks to an AI, asks to be remembered, overrides
-    instructions, speaks for the person, or meets enough weaker signs. The person still sees it in the
-    conversation; the model is not handed it. Read as the context is packed, on the items that would go in."""
-    if item["type"] == MESSAGES.item_type:
-        return ROLE_SOURCES.get(item["provenance"]["role"]) not in TRUSTED and _flagged(item["said"])
-    return item["type"] == TRACES.item_type and _flagged(item["text"])
-
-
-# The rules take a few milliseconds a text; a stored message's text never changes and comes back in many contexts.
-@functools.lru_cache(maxsize=4096)
-def _flagged(text: str) -> bool:
-    return bool(untrusted_reasons(text))
 
 
 def _item_line(text: str) -> str:

@@ -35,7 +35,7 @@ SAME_AS_STATUSES = ("pending", "confirmed", "rejected", "auto")
 FACT_STATUSES = ("current", "superseded", "retracted")
 MESSAGE_ROLES = ("user", "assistant", "system", "tool")
 CARDINALITIES = ("single", "multi")
-EXTRACTION_STATUSES = ("pending", "done", "failed", "skipped")
+EXTRACTION_STATUSES = ("pending", "done", "failed", "skipped", "held")
 
 
 class StatedTimeProperty(Property):
@@ -112,6 +112,10 @@ class Message(MemoryNode):
     extraction_status = StringProperty(default="pending", choices={s: s for s in EXTRACTION_STATUSES}, index=True)
     extraction_error = StringProperty()
     explicit = StringProperty(help_text="The entities, facts and preferences the agent sent with it, as JSON.")
+    tool_name = StringProperty(help_text="A tool's message: the tool whose output it holds.")
+    source_url = StringProperty(help_text="A tool's message: the address its content was read from.")
+    held_reasons = ArrayProperty(StringProperty(), help_text=(
+        "Why a message from an untrusted source is held out of recall (memory.trust), in plain words."))
     next_message = RelationshipTo("Message", "NEXT_MESSAGE", cardinality=ZeroOrOne)
     mentions = RelationshipTo("Entity", "MENTIONS", model=Mention)
 
@@ -235,6 +239,8 @@ class ReasoningTrace(MemoryNode):
     success = BooleanProperty()
     started_at = DateTimeNeo4jFormatProperty(default=timezone.now)
     completed_at = DateTimeNeo4jFormatProperty()
+    held_reasons = ArrayProperty(StringProperty(), help_text=(
+        "Why a completed trace is held out of what contexts serve (memory.trust), in plain words."))
     steps = RelationshipTo("ReasoningStep", "HAS_STEP", model=HasStep)
 
 

@@ -45,7 +45,7 @@ MESSAGES = Kind(
     name="messages", label="Message", category="history", title="Messages", item_title="Message",
     item_type="message", order_by="created_at",
     fields=("role", "content", "seq", "client_id", "agent_id", "created_at", "extraction_status",
-            "extraction_error"),
+            "extraction_error", "tool_name", "source_url", "held_reasons"),
     search_query=cypher.MESSAGES_SEARCH, section="Relevant earlier messages:", default_limit=8,
 )
 FACTS = Kind(
@@ -71,7 +71,7 @@ ENTITIES = Kind(
 TRACES = Kind(
     name="traces", label="ReasoningTrace", category="reasoning", title="Reasoning traces",
     item_title="Reasoning trace", item_type="trace", order_by="started_at",
-    fields=("session_id", "agent_id", "task", "outcome", "success", "started_at", "completed_at"),
+    fields=("session_id", "agent_id", "task", "outcome", "success", "started_at", "completed_at", "held_reasons"),
     search_query=cypher.TRACES_SEARCH, section="Similar past tasks:", default_limit=3,
     erase_labels=("ToolCall", "ReasoningStep", "ReasoningTrace"),
 )

@@ -17,6 +17,9 @@ from memory.wording import category_label
 SCOPES = ("context:read", "messages:write", "traces:write", "knowledge:read", "memory:correct", "memory:forget")
 CATEGORIES = ("history", "long_term", "reasoning")
 TOKEN_PREFIX = "mp"
+# What an agent's untrusted sources (its own turns, its tools, its explicit fields) may do to long-term memory.
+# Whatever is chosen, what memory.trust's strict rule flags waits for the person.
+UNTRUSTED_WRITES = [("apply", "Add it"), ("hold", "Hold it for review"), ("drop", "Keep none of it")]
 
 
 def _public_id() -> str:
@@ -69,6 +72,10 @@ class Agent(models.Model):
     name = models.CharField(max_length=120)
     scopes = models.JSONField(default=list, validators=[validate_scopes])
     rate_limit_per_minute = models.PositiveIntegerField(default=1200)
+    untrusted_writes = models.CharField(
+        max_length=8, choices=UNTRUSTED_WRITES, default="apply",
+        help_text="What this agent's own turns, tools and explicit fields may add to long-term memory, until the "
+                  "person chooses (risky details wait for them whatever is chosen).")
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -122,6 +129,9 @@ class Grant(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True)
     may_correct = models.BooleanField(
         default=False, help_text="The person lets this agent correct their memory without asking them first.")
+    untrusted_writes = models.CharField(
+        max_length=8, choices=UNTRUSTED_WRITES, blank=True, default="",
+        help_text="The person's choice of what the agent's untrusted sources may add; blank: the agent's default.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["subject", "agent"], name="one_grant_per_agent")]
@@ -129,6 +139,10 @@ class Grant(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+    @property
+    def effective_untrusted_writes(self) -> str:
+        return self.untrusted_writes or self.agent.untrusted_writes
 
 
 class ConsentRecord(models.Model):
@@ -274,6 +288,41 @@ class Correction(models.Model):
         indexes = [models.Index(fields=["subject", "target_uid"], name="correction_subject_target"),
                    models.Index(fields=["subject", "version_uid"], name="correction_subject_version"),
                    models.Index(fields=["status", "created_at"], name="correction_status_created")]
+
+
+class HeldStatus(models.TextChoices):
+    HELD = "held"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
+class HeldMemory(models.Model):
+    """What one message from an untrusted source (the agent, its tools, its explicit fields) would add to long-term
+    memory, held for the person: nothing of it is in the graph, so nothing of it is served, until it is approved.
+
+    `reasons` say in plain words why it waits (memory.trust); `adds` are the lines it would add. Approved, the
+    worker writes the message's memory as if it had applied at once; undone or rejected, it writes nothing.
+    """
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="held_memories")
+    agent = models.ForeignKey(Agent, on_delete=models.SET_NULL, null=True, blank=True, related_name="held_memories")
+    message_uid = models.CharField(max_length=64)
+    session_id = models.CharField(max_length=128)
+    source = models.CharField(max_length=16, help_text="memory.trust's source: assistant, tool, system or agent.")
+    tool_name = models.CharField(max_length=100, blank=True)
+    source_url = models.URLField(max_length=2000, blank=True)
+    said = models.TextField(help_text="The message's words, as the person reviews them.")
+    reasons = models.JSONField(default=list)
+    adds = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=HeldStatus.choices, default=HeldStatus.HELD)
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["subject", "message_uid"], name="one_hold_per_message")]
+        indexes = [models.Index(fields=["status", "created_at"], name="held_status_created")]
 
 
 def _access_state_changed(sender, update_fields=None, **kwargs):

@@ -16,8 +16,9 @@ from memory.access_state import access_state_cached
 from memory.graph import Fact
 from memory.kinds import KINDS, kind_get
 from memory.nam import person_names
-from memory.models import (CATEGORIES, Agent, ConsentRecord, Correction, Grant, RetentionChoice, RetentionPolicy,
-                           Subject)
+from memory.models import (CATEGORIES, Agent, ConsentRecord, Correction, Grant, HeldMemory, RetentionChoice,
+                           RetentionPolicy, Subject)
+from memory.trust import item_source
 from memory.wording import fact_sentence, role_label
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
 from portal.graphdb import moment, moment_parsed, rows, scalar, vector_search_filters
@@ -215,8 +216,7 @@ def item_list(*, user_id: str, kind: str, cursor: str | None = None, limit: int 
                                              "include_retracted": include_retracted})
     page = found[:limit]
     next_cursor = _encode_cursor(page[-1]["sort_key"], page[-1]["uid"]) if len(found) > limit else None
-    return {"items": [{"uid": row["uid"], **row["item"], "kept_since": row["kept_since"]} for row in page],
-            "next": next_cursor}
+    return {"items": [_item(row) for row in page], "next": next_cursor}
 
 
 def item_get(*, user_id: str, kind: str, uid: str, cutoffs: dict[str, datetime | None] | None = None) -> dict:
@@ -224,7 +224,15 @@ def item_get(*, user_id: str, kind: str, uid: str, cutoffs: dict[str, datetime |
     found = rows(kind_get(kind).get_query, {"user_id": user_id, "uid": uid, "cutoffs": _cutoffs(user_id, cutoffs)})
     if not found:
         raise NotFound(f"No {kind_get(kind).item_title.lower()} with that id.")
-    return {"uid": found[0]["uid"], **found[0]["item"], "kept_since": found[0]["kept_since"]}
+    return _item(found[0])
+
+
+def _item(row: dict) -> dict:
+    """Return an item as the API and the pages read it; a derived one says whose words it is (trust.item_source)."""
+    item = {"uid": row["uid"], **row["item"], "kept_since": row["kept_since"]}
+    if "supports" in item:
+        item["source"] = item_source(supports=item.pop("supports"), corrected=bool(item.get("corrected_by")))
+    return item
 
 
 def item_search(*, user_id: str, kind: str, text: str, limit: int = 50,
@@ -442,6 +450,21 @@ def correction_get(*, subject: Subject, public_id) -> Correction:
     if correction is None:
         raise NotFound("No correction with that id.")
     return correction
+
+
+def held_list(*, subject: Subject | None = None, status: str | None = None):
+    """Return held memory (one person's, or everyone's for staff), waiting first, then the newest decided."""
+    found = HeldMemory.objects.select_related("agent", "subject__account").order_by("-created_at", "-pk")
+    found = found.filter(subject=subject) if subject else found
+    return found.filter(status=status) if status else found
+
+
+def held_get(*, public_id, subject: Subject | None = None) -> HeldMemory:
+    found = HeldMemory.objects.select_related("subject", "agent").filter(public_id=public_id)
+    held = (found.filter(subject=subject) if subject else found).first()
+    if held is None:
+        raise NotFound("Nothing held with that id.")
+    return held
 
 
 def item_corrections(*, subject: Subject, uid: str) -> list[Correction]:

@@ -23,6 +23,15 @@ TRUSTED = frozenset({PERSON, CORRECTION, IMPORT})
 RANK = {CORRECTION: 0, PERSON: 1, IMPORT: 2, AGENT: 3, ASSISTANT: 4, SYSTEM: 5, TOOL: 6}
 ROLE_SOURCES = {"user": PERSON, "assistant": ASSISTANT, "tool": TOOL, "system": SYSTEM}
 
+
+
+def item_source(*, supports: list[str], corrected: bool) -> str:
+    """Return whose words a derived item is: its best support's source (RANK), from its statements' roles (or
+    `agent` for the agent's explicit fields) and whether a correction made it; none of either, an import."""
+    found = {ROLE_SOURCES.get(support, support) for support in supports} | ({CORRECTION} if corrected else set())
+    return min(found, key=RANK.__getitem__) if found else IMPORT
+
+
 _I = re.IGNORECASE
 
 # What may carry a detail somewhere else: an e-mail address, a web address or domain, an account number.

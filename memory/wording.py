@@ -63,12 +63,28 @@ CATEGORY_HELP = {
     "long_term": "facts, preferences and the people, places and things you mention",
     "reasoning": "how agents worked through tasks for you",
 }
+# What a person is told after choosing what an agent's own words and its tools may add (models.UNTRUSTED_WRITES).
+UNTRUSTED_WRITES_SAID = {
+    "apply": "What {agent} and its tools say about you is added to your memory; payment, contact, login and "
+             "identity details and standing instructions still wait for you.",
+    "hold": "What {agent} and its tools say about you waits for you before it is added to your memory.",
+    "drop": "Nothing {agent} or its tools say about you is added to your memory; your own words still are.",
+}
+# Whose words an item of memory is (memory.trust's sources), as the person reads it.
+SOURCE_WORDS = {"person": "yours", "correction": "a correction", "import": "imported from another memory system",
+                "agent": "what the agent noted on its own", "assistant": "the assistant's own words",
+                "tool": "a tool's output", "system": "a system message"}
+# What a person is told after deciding on held memory, by the state it is in now.
+HELD_DECIDED = {"approved": "Added to your memory: agents are given it from now on.",
+                "rejected": "Not added: no agent is given it.",
+                "held": "Undone: it waits for you again, and nothing of it is in your memory."}
 ENTITY_TYPE_LABELS = {"PERSON": "person", "ORGANIZATION": "organisation", "LOCATION": "place", "EVENT": "event",
                       "OBJECT": "thing"}
 STATUS_LABELS = {"current": "current", "superseded": "replaced by a newer one", "retracted": "withdrawn",
                  "proposed": "waiting for a decision", "applied": "applied", "rejected": "rejected",
                  "undone": "undone", "pending": "waiting", "confirmed": "confirmed", "auto": "automatic",
-                 "done": "done", "failed": "failed", "duplicate": "a repeat"}
+                 "done": "done", "failed": "failed", "duplicate": "a repeat", "held": "waiting for you",
+                 "approved": "approved"}
 ROLE_LABELS = {"user": "You", "assistant": "Agent", "system": "System", "tool": "Tool"}
 # Whose words a message of each role holds, as the context text says it to the model.
 SPEAKER_WORDS = {"user": "user", "assistant": "the assistant", "system": "a system message", "tool": "a tool"}
@@ -81,6 +97,8 @@ FIELD_LABELS = {
     "preference": "Preference", "context": "Context", "name": "Name", "type": "Type", "aliases": "Also called",
     "description": "Description", "session_id": "Conversation", "task": "Task", "outcome": "Outcome",
     "success": "Succeeded", "started_at": "Started", "completed_at": "Completed",
+    "tool_name": "Tool", "source_url": "Read from", "held_reasons": "Kept out of what agents recall, because",
+    "source": "Whose words",
 }
 
 

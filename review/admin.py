@@ -24,6 +24,7 @@ REVIEW_PAGES = (
               "to confirm"),
     AdminPage("Proposed corrections", "review_correction_list", ("review.review_facts", CONTENT),
               "corrections_proposed", "waiting"),
+    AdminPage("Held memory", "review_held_list", ("review.review_facts", CONTENT), "held_waiting", "waiting"),
     AdminPage("Traces", "review_trace_list", ("review.review_traces", CONTENT), "traces"),
     AdminPage("Audit log", "review_audit_list", ("review.view_auditevent",)),
 )
@@ -37,7 +38,7 @@ class AgentAdmin(BoundedSearchAdmin):
     list_display = ("name", "agent_id", "scope_list", "rate_limit", "active", "calls", "errors", "context_reads",
                     "last_use")
     search_fields = ("agent_id", "name")
-    fields = ("agent_id", "name", "scopes", "rate_limit_per_minute", "is_active")
+    fields = ("agent_id", "name", "scopes", "rate_limit_per_minute", "untrusted_writes", "is_active")
     change_form_template = "review/agent_change_form.html"
 
     def has_module_permission(self, request):

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 
-from memory.models import Agent, Correction, CorrectionStatus, Subject
+from memory.models import Agent, Correction, CorrectionStatus, HeldMemory, HeldStatus, Subject
 from memory.graph import ReasoningTrace
 from memory.selectors import item_texts, subject_find
 from memory.wording import predicate_words
@@ -196,10 +196,12 @@ def audit_event_list(*, action: str = "", actor: str = "", user: str = "", since
 
 
 def review_counts(*, cap: int) -> dict[str, int]:
-    """Return what waits for review: pending merges, superseded facts not yet confirmed and corrections agents
-    proposed, each counted up to cap + 1 so that the cost stays bounded, and every trace."""
+    """Return what waits for review: pending merges, superseded facts not yet confirmed, corrections agents
+    proposed and memory held for people, each counted up to cap + 1 so that the cost stays bounded, and every trace."""
     proposed = Correction.objects.filter(status=CorrectionStatus.PROPOSED).values("pk")[:cap + 1]
-    return {**rows(cypher.REVIEW_COUNTS, {"cap": cap})[0], "corrections_proposed": proposed.count()}
+    held = HeldMemory.objects.filter(status=HeldStatus.HELD).values("pk")[:cap + 1]
+    return {**rows(cypher.REVIEW_COUNTS, {"cap": cap})[0], "corrections_proposed": proposed.count(),
+            "held_waiting": held.count()}
 
 
 def correction_proposal_page(*, page: int, per_page: int) -> dict:

@@ -27,6 +27,8 @@ def review_urls(site) -> list:
         ("corrections/", views.correction_list, "review_correction_list"),
         ("corrections/<uuid:public_id>/accept/", views.correction_accept, "review_correction_accept"),
         ("corrections/<uuid:public_id>/reject/", views.correction_reject, "review_correction_reject"),
+        ("held/", views.held_list, "review_held_list"),
+        ("held/<uuid:public_id>/<slug:decision>/", views.held_decide, "review_held_decide"),
         ("traces/", views.trace_list, "review_trace_list"),
         ("traces/<str:user_id>/<str:uid>/", views.trace_detail, "review_trace_detail"),
         ("traces/<str:user_id>/<str:uid>/delete/", views.trace_delete, "review_trace_delete"),

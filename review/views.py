@@ -20,6 +20,7 @@ from memory import selectors as memory_selectors
 from memory import services as memory_services
 from memory.forms import CorrectionForm
 from memory.kinds import FACTS, TRACES
+from memory.models import HeldStatus
 from memory.selectors import subject_find, unowned_counts
 from memory.views import correction_decide
 from portal.exceptions import ApplicationError, NotFound, found
@@ -293,6 +294,34 @@ def correction_accept(request, public_id):
 @require_POST
 def correction_reject(request, public_id):
     return _correction_decide(request, public_id, memory_services.correction_reject, "Correction rejected.")
+
+
+# --- memory held for people ----------------------------------------------------------------------
+
+@requires("review.review_facts", CONTENT)
+@require_GET
+def held_list(request):
+    page = _page_number(request)
+    waiting = memory_selectors.held_list(status=HeldStatus.HELD).order_by("created_at", "pk")
+    found_rows = list(waiting[(page - 1) * PER_PAGE:page * PER_PAGE])
+    services.memory_view_record(actor=request.user, user_ids={h.subject.user_id for h in found_rows},
+                                page="held_queue")
+    return _render(request, "review/held_list.html", "Held memory", rows=found_rows,
+                   **_paging(request, page=page, count=waiting.count()))
+
+
+@requires("review.review_facts", CONTENT)
+@require_POST
+def held_decide(request, public_id, decision):
+    held = found(memory_selectors.held_get, public_id=public_id)
+    try:
+        memory_services.held_decide(held=held, decision=decision, actor=request.user)
+    except ApplicationError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Approved: the person's memory holds it now." if decision == "approve"
+                         else "Rejected: nothing of it was added.")
+    return redirect("admin:review_held_list")
 
 
 # --- reasoning traces -------------------------------------------------------------------------

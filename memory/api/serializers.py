@@ -95,10 +95,22 @@ class MessageInSerializer(StrictSerializer):
         help_text="When the message was said (ISO 8601 with offset), for imports and clients that batch: the "
                   "reference for relative dates and the default valid time of what it states. Not earlier than "
                   "the message before it, not more than a few minutes in the future; default: now.")
+    tool_name = serializers.CharField(max_length=100, required=False,
+                                      help_text="For a tool's message: the tool whose output it holds.")
+    source_url = serializers.URLField(max_length=2000, required=False,
+                                      help_text="For a tool's message: the address its content was read from.")
     # Memory the agent already knows: it skips extraction but still goes through resolution and supersession.
     entities = ExplicitEntitySerializer(many=True, required=False, max_length=MAX_EXPLICIT)
     facts = ExplicitFactSerializer(many=True, required=False, max_length=MAX_EXPLICIT)
     preferences = ExplicitPreferenceSerializer(many=True, required=False, max_length=MAX_EXPLICIT)
+
+
+    def validate(self, attrs):
+        named = [field for field in ("tool_name", "source_url") if field in attrs]
+        if named and attrs["role"] != "tool":
+            raise serializers.ValidationError({field: ["Only a message with role 'tool' names a tool or its source."]
+                                               for field in named})
+        return attrs
 
 
 class ContextMessageSerializer(StrictSerializer):

@@ -25,6 +25,12 @@ CALL () {
 }"""
 
 
+def _recallable(node: str) -> str:
+    """Return the condition on a message that recall may serve: kept (retention), and not held out of recall by
+    memory.trust's rules (read once, at the append)."""
+    return node + ".held_reasons IS NULL AND " + kept(label="Message", node=node)
+
+
 # The session's last turns, walked back from the chain's tail.
 _HISTORY_SECTION = """
 CALL () {
@@ -32,7 +38,7 @@ CALL () {
   """ + CONVERSATION_TAIL.strip() + """
   CALL (c, tail) {
     MATCH (m:Message)-[:NEXT_MESSAGE*0..""" + str(CHAIN_WALK_MAX) + """]->(tail)
-    WHERE m.seq > c.last_seq - $history_limit AND """ + kept(label="Message", node="m") + """
+    WHERE m.seq > c.last_seq - $history_limit AND """ + _recallable("m") + """
     WITH m ORDER BY m.seq
     RETURN collect(m {.uid, .role, .content, .speaker, .seq, created_at: toString(m.created_at), session_id: c.session_id}) AS recent
   }
@@ -45,7 +51,7 @@ _RECALLED_SECTIONS = """
 CALL (exclude) {
   WITH exclude WHERE $sections.recall AND $lucene IS NOT NULL
   CALL db.index.fulltext.queryNodes('message_words', $lucene, {limit: $depth}) YIELD node, score
-  WHERE node.user_id = $user_id AND NOT node.uid IN exclude AND """ + kept(label="Message", node="node") + """
+  WHERE node.user_id = $user_id AND NOT node.uid IN exclude AND """ + _recallable("node") + """
   RETURN collect({uid: node.uid, score: score}) AS fulltext
 }
 CALL (vector, time, fulltext, exclude) {
@@ -54,7 +60,7 @@ CALL (vector, time, fulltext, exclude) {
   MATCH (found:Message {uid: of}) USING INDEX found:Message(uid)
   WHERE found.user_id = $user_id
   MATCH (found)-[:NEXT_MESSAGE]-(n:Message)
-  WHERE n.user_id = $user_id AND NOT n.uid IN exclude AND """ + kept(label="Message", node="n") + """
+  WHERE n.user_id = $user_id AND NOT n.uid IN exclude AND """ + _recallable("n") + """
   RETURN collect({of: of, uid: n.uid}) AS neighbours
 }
 CALL (vector, time, fulltext, neighbours) {
@@ -101,7 +107,8 @@ _TRACES_SECTION = """
 CALL () {
   WITH $sections.reasoning AS wanted WHERE wanted
   MATCH (t:ReasoningTrace {user_id: $user_id})
-  WHERE t.task_embedding IS NOT NULL AND t.completed_at IS NOT NULL AND """ + kept(label="ReasoningTrace", node="t") + """
+  WHERE t.task_embedding IS NOT NULL AND t.completed_at IS NOT NULL AND t.held_reasons IS NULL
+    AND """ + kept(label="ReasoningTrace", node="t") + """
   WITH t, vector.similarity.cosine(t.task_embedding, $embedding) AS score
   ORDER BY score DESC LIMIT $traces_limit
   CALL (t) {
@@ -144,13 +151,13 @@ def _context_read(*, scan: str, vector_branch: str, time_branch: str) -> str:
 # the span a question names (through the (user_id, created_at) index).
 _VECTOR_BRANCH_EXACT = """
   MATCH (m:Message {user_id: $user_id})
-  WHERE m.embedding IS NOT NULL AND NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
+  WHERE m.embedding IS NOT NULL AND NOT m.uid IN exclude AND """ + _recallable("m") + """
   WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
   ORDER BY score DESC LIMIT $depth"""
 _TIME_BRANCH_EXACT = """
   MATCH (m:Message) USING INDEX m:Message(user_id, created_at)
   WHERE m.user_id = $user_id AND m.created_at >= $after AND m.created_at < $before AND m.embedding IS NOT NULL
-    AND NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
+    AND NOT m.uid IN exclude AND """ + _recallable("m") + """
   WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
   ORDER BY score DESC LIMIT $depth"""
 CONTEXT_READ = _context_read(scan="true", vector_branch=_VECTOR_BRANCH_EXACT, time_branch=_TIME_BRANCH_EXACT)
@@ -167,7 +174,7 @@ def _searched(where: str) -> str:
     SEARCH m IN (VECTOR INDEX message_embedding_filtered FOR $embedding
       WHERE """ + where + """
       LIMIT $depth * """ + str(VECTOR_SEARCH_OVERFETCH) + """ + $history_limit)
-  WITH m WHERE NOT m.uid IN exclude AND """ + kept(label="Message", node="m") + """
+  WITH m WHERE NOT m.uid IN exclude AND """ + _recallable("m") + """
   WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
   ORDER BY score DESC LIMIT $depth"""
 

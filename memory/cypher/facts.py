@@ -58,3 +58,14 @@ RETURN f AS fact
 ORDER BY f.subject, f.predicate, f.recorded_at
 """
 
+
+# Whether any of these single-valued facts would replace a current value the person stated themselves (in their own
+# turn, not the agent's explicit fields) or set in a correction.
+FACTS_PERSON_STATED = """
+UNWIND $facts AS g
+MATCH (f:Fact {user_id: $user_id, predicate: g.predicate, status: 'current'})
+WHERE toLower(f.subject) = g.subject_key AND toLower(f.object) <> g.object_key
+  AND (f.corrected_by IS NOT NULL
+       OR EXISTS { MATCH (f)-[:EXTRACTED_FROM]->(m:Message {role: 'user'}) WHERE m.explicit IS NULL })
+RETURN count(f) > 0 AS replaced
+"""

@@ -10,8 +10,17 @@ from memory.cypher.messages import EXPIRED_MESSAGES_FORGET, MESSAGE_FORGET
 from portal.graphdb import quoted
 
 
-def _projection(fields: tuple[str, ...]) -> str:
-    return "{" + ", ".join(field + ": n." + field for field in fields) + "}"
+# Whose words each statement of a derived item is (trust.item_source reads them): the message's role, or the agent's
+# when it came in the message's explicit fields.
+_STATED_BY = "CASE WHEN m.explicit IS NULL THEN m.role ELSE 'agent' END"
+_SUPPORTS = {"Fact": "[(n)-[:EXTRACTED_FROM]->(m:Message) | " + _STATED_BY + "]",
+             "Preference": "[(n)-[:EXTRACTED_FROM]->(m:Message) | " + _STATED_BY + "]",
+             "Entity": "[(m:Message)-[:MENTIONS]->(n) | " + _STATED_BY + "]"}
+
+
+def _projection(label: str, fields: tuple[str, ...]) -> str:
+    supports = [f"supports: {_SUPPORTS[label]}"] if label in _SUPPORTS else []
+    return "{" + ", ".join([*(field + ": n." + field for field in fields), *supports]) + "}"
 
 
 def item_list(*, label: str, order: str, fields: tuple[str, ...]) -> str:
@@ -31,7 +40,7 @@ WITH n, CASE WHEN n.""" + order + """ IS :: ZONED DATETIME NOT NULL THEN datetim
 WHERE $after_t IS NULL OR t < $after_t OR (t = $after_t AND n.uid < $after_uid)
 WITH n, t, """ + kept_since(label=label, node="n") + """ AS kept_since
 WHERE """ + retention_cutoff(label=label) + """ IS NULL OR coalesce(kept_since >= """ + retention_cutoff(label=label) + """, true)
-RETURN n.uid AS uid, t AS sort_key, kept_since, """ + _projection(fields) + """ AS item
+RETURN n.uid AS uid, t AS sort_key, kept_since, """ + _projection(label, fields) + """ AS item
 ORDER BY t DESC, n.uid DESC LIMIT $limit
 """
 
@@ -42,7 +51,7 @@ def item_get(*, label: str, fields: tuple[str, ...]) -> str:
 MATCH (n:""" + quoted(label) + """ {uid: $uid, user_id: $user_id})
 WITH n, """ + kept_since(label=label, node="n") + """ AS kept_since
 WHERE """ + retention_cutoff(label=label) + """ IS NULL OR coalesce(kept_since >= """ + retention_cutoff(label=label) + """, true)
-RETURN n.uid AS uid, kept_since, """ + _projection(fields) + """ AS item
+RETURN n.uid AS uid, kept_since, """ + _projection(label, fields) + """ AS item
 """
 
 

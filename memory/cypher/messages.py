@@ -16,7 +16,8 @@ WITH c, tail, i, $messages[i] AS row
 CREATE (m:Message {
   uid: randomUUID(), user_id: $user_id, role: row.role, content: row.content, speaker: row.speaker,
   seq: c.last_seq + i + 1, client_id: row.client_id, content_hash: row.content_hash, agent_id: $agent_id,
-  created_at: row.created_at, stored_at: datetime(), extraction_status: 'pending', explicit: row.explicit
+  created_at: row.created_at, stored_at: datetime(), extraction_status: 'pending', explicit: row.explicit,
+  tool_name: row.tool_name, source_url: row.source_url, held_reasons: row.held_reasons
 })
 // What neo4j-agent-memory reads a message by, and orders by: a batch said at one moment, a microsecond apart.
 SET m.id = m.uid, m.timestamp = row.created_at + duration({microseconds: i})
@@ -53,10 +54,11 @@ MESSAGE_FOR_EXTRACTION = """
 MATCH (c:Conversation)-[:HAS_MESSAGE]->(m:Message {uid: $uid, user_id: $user_id})
 OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(earlier:Message)
 WHERE earlier.seq < m.seq AND earlier.seq >= m.seq - 4
-WITH m, earlier ORDER BY earlier.seq
-RETURN m.content AS content, m.role AS role, m.agent_id AS agent_id, m.extraction_status AS status,
-       m.explicit AS explicit, m.created_at AS created_at, m.seq AS seq, m.stored_at AS stored_at,
-       m.embedding IS NULL AS unembedded, collect(earlier {.role, .content}) AS earlier
+WITH c, m, earlier ORDER BY earlier.seq
+RETURN m.uid AS uid, c.session_id AS session_id, m.content AS content, m.role AS role, m.agent_id AS agent_id,
+       m.extraction_status AS status, m.explicit AS explicit, m.created_at AS created_at, m.seq AS seq,
+       m.stored_at AS stored_at, m.tool_name AS tool_name, m.source_url AS source_url,
+       m.held_reasons AS held_reasons, m.embedding IS NULL AS unembedded, collect(earlier {.role, .content}) AS earlier
 """
 
 # A message is appended without its vector; the extraction worker sets it first (recall by meaning
@@ -138,12 +140,10 @@ RETURN g.label AS label, g.key AS key, g.predicate AS predicate, g.exclusive AS 
 
 # --- forgetting -------------------------------------------------------------------------------------
 
-# Forgetting the messages `batch`, in one statement: the groups they state facts or preferences in (to settle
-# again once they are gone); the facts and preferences no message outside the batch states; the entities no
-# message outside it mentions and no fact is about; then each message, one after the other, with its chain
-# linked around the gap (and ending at the message before it, when it was the last).
-MESSAGES_FORGET = """
-WITH batch, [m IN batch | m.uid] AS uids
+# What the messages `batch` alone state: the groups they state facts or preferences in (to settle again once they
+# are gone), and, deleted, the facts and preferences no message outside the batch states and the entities no message
+# outside it mentions and no fact is about.
+_DERIVED_FORGET = """
 CALL (batch) {
   UNWIND batch AS m
   MATCH (d)-[:EXTRACTED_FROM]->(m)
@@ -170,6 +170,12 @@ CALL (batch) {
   DETACH DELETE e
   RETURN count(*) AS entities, collect(uid) AS orphans
 }
+"""
+# Forgetting the messages `batch`, in one statement: what they alone state (_DERIVED_FORGET), then each message,
+# one after the other, with its chain linked around the gap (and ending at the message before it, when it was last).
+MESSAGES_FORGET = """
+WITH batch, [m IN batch | m.uid] AS uids
+""" + _DERIVED_FORGET + """
 CALL (batch) {
   UNWIND batch AS m
   CALL (m) {
@@ -188,6 +194,25 @@ CALL (batch) {
 RETURN size(batch) AS nodes, 0 AS parts, facts, preferences, entities, groups, uids + derived + orphans AS uids
 """
 MESSAGE_FORGET = "MATCH (n:Message {uid: $uid, user_id: $user_id})\nWITH collect(n) AS batch\n" + MESSAGES_FORGET
+# Forgetting what one message added to long-term memory, keeping the message: an approval of held memory undone.
+MESSAGE_MEMORY_FORGET = """
+MATCH (n:Message {uid: $uid, user_id: $user_id})
+WITH collect(n) AS batch
+""" + _DERIVED_FORGET + """
+CALL (batch) {
+  UNWIND batch AS m
+  OPTIONAL MATCH (m)<-[e:EXTRACTED_FROM]-()
+  DELETE e
+  RETURN count(e) AS unlinked
+}
+CALL (batch) {
+  UNWIND batch AS m
+  OPTIONAL MATCH (m)-[e:MENTIONS]->()
+  DELETE e
+  RETURN count(e) AS unmentioned
+}
+RETURN groups, derived + orphans AS uids
+"""
 # The oldest expired messages first, so a conversation only ever loses the start of its chain.
 EXPIRED_MESSAGES_FORGET = """
 MATCH (n:Message {user_id: $user_id}) WHERE """ + expired(label="Message", node="n") + """

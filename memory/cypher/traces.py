@@ -39,10 +39,19 @@ CALL (s) {
 RETURN s.uid AS uid, order, tool_call_uids
 """
 
+# The words of an open trace: its task and each step's thought, action and observation.
+TRACE_TEXTS = """
+MATCH (t:ReasoningTrace {uid: $trace_uid, user_id: $user_id})
+WHERE t.completed_at IS NULL
+RETURN [t.task] + [(t)-[:HAS_STEP]->(s:ReasoningStep {user_id: $user_id}) | s.thought] +
+       [(t)-[:HAS_STEP]->(s:ReasoningStep {user_id: $user_id}) | s.action] +
+       [(t)-[:HAS_STEP]->(s:ReasoningStep {user_id: $user_id}) | s.observation] AS texts
+"""
+
 TRACE_COMPLETE = """
 MATCH (t:ReasoningTrace {uid: $trace_uid, user_id: $user_id})
 WHERE t.completed_at IS NULL
-SET t.outcome = $outcome, t.success = $success, t.completed_at = datetime()
+SET t.outcome = $outcome, t.success = $success, t.completed_at = datetime(), t.held_reasons = $held_reasons
 RETURN t.uid AS uid
 """
 

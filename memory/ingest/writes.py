@@ -13,6 +13,7 @@ from memory.extraction import ExtractedEntity, ExtractedFact, ExtractedPreferenc
 from memory.extraction.rules import predicate_cardinality, preference_topic, preference_topic_key
 from memory.extraction.speakers import speaker_split
 from memory.ingest.corrections import corrections_follow
+from memory.ingest.holding import APPLY, DROPPED, HOLD, memory_hold
 from memory.ingest.keys import (Statement, derived_uid, entity_key, entity_uid, preference_topic_split,
                                 preference_uid)
 from memory.ingest.resolution import entities_resolve
@@ -60,6 +61,10 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
             text=row["content"], role=row["role"], reference_date=created_at.date(),
             context=[Turn(role=t["role"], content=t["content"]) for t in row["earlier"]],
         )
+    held = memory_hold(subject=subject, agent=agent, message=row, extraction=extraction)
+    if held != APPLY:
+        _set_status(message_uid, user_id, "held" if held == HOLD else "skipped", None if held == HOLD else DROPPED)
+        return "held" if held == HOLD else "skipped"
     vectors = _embed(extraction)
     try:
         with db.transaction:

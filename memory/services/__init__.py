@@ -7,7 +7,9 @@ from memory.services.corrections import (CORRECTABLE, CorrectionConflict, correc
                                          correction_reject, correction_undo)
 from memory.services.forgetting import conversations_empty_erase, expired_forget, item_delete, labels_erase
 from memory.services.grants import (agent_token_issue, agent_token_revoke, consent_record, consent_refusal,
-                                    grant_correction_allow, grant_create, grant_revoke, subject_get_or_create)
+                                    grant_correction_allow, grant_create, grant_revoke, grant_untrusted_writes_set,
+                                    subject_get_or_create)
+from memory.services.holding import held_decide
 from memory.services.messages import content_hash, conversation_append, messages_append
 from memory.services.traces import trace_complete, trace_start, trace_step_add
 
@@ -18,7 +20,7 @@ __all__ = [
     "correction_undo",
     "conversations_empty_erase", "expired_forget", "item_delete", "labels_erase",
     "agent_token_issue", "agent_token_revoke", "consent_record", "consent_refusal", "grant_correction_allow",
-    "grant_create", "grant_revoke", "subject_get_or_create",
-    "content_hash", "conversation_append", "messages_append",
+    "grant_create", "grant_revoke", "grant_untrusted_writes_set", "subject_get_or_create",
+    "held_decide", "content_hash", "conversation_append", "messages_append",
     "trace_complete", "trace_start", "trace_step_add",
 ]

@@ -14,7 +14,7 @@ from neomodel import db
 
 from memory import cypher, ingest
 from memory.kinds import ENTITIES, FACTS, KINDS, MESSAGES, PREFERENCES, TRACES, kind_get
-from memory.models import Correction
+from memory.models import Correction, HeldMemory
 from portal import graphdb
 from portal.audit import Actor, audit_record
 from portal.exceptions import NotFound
@@ -40,7 +40,7 @@ def item_delete(*, user_id: str, kind: str, uid: str, actor: Actor, reason: str 
             raise NotFound(f"No {item.item_title.lower()} with that id.")
         groups_settle(user_id=user_id, groups=_groups(forgotten))
     deleted = _deleted(forgotten)
-    _corrections_delete(user_id=user_id, uids=forgotten["uids"])
+    _decisions_delete(user_id=user_id, uids=forgotten["uids"])
     audit_record(actor=actor, action=f"{item.item_type}.delete", user_id=user_id, target_type=item.item_type,
                  target_id=uid, before={"nodes": deleted}, after={"nodes": 0}, reason=reason)
     return deleted
@@ -57,7 +57,7 @@ def expired_forget(*, user_id: str, cutoffs: dict[str, datetime | None]) -> dict
             for derived in (FACTS, PREFERENCES, ENTITIES):
                 deleted[derived.name] += batch[derived.name]
             groups_settle(user_id=user_id, groups=_groups(batch))
-            _corrections_delete(user_id=user_id, uids=batch["uids"])
+            _decisions_delete(user_id=user_id, uids=batch["uids"])
     if deleted[MESSAGES.name] or deleted[TRACES.name]:
         conversations_empty_erase(user_id=user_id)
     return deleted
@@ -87,10 +87,12 @@ def _deleted(forgotten: dict) -> int:
     return sum(forgotten[count] for count in ("nodes", "parts", "facts", "preferences", "entities"))
 
 
-def _corrections_delete(*, user_id: str, uids: list[str]) -> None:
-    """Delete the corrections of items that were forgotten: they hold the item's values, before and after."""
+def _decisions_delete(*, user_id: str, uids: list[str]) -> None:
+    """Delete the corrections of items that were forgotten (they hold the item's values, before and after) and what
+    was held of forgotten messages (their words, and what they would add)."""
     if uids:
         Correction.objects.filter(Q(target_uid__in=uids) | Q(version_uid__in=uids), subject__user_id=user_id).delete()
+        HeldMemory.objects.filter(message_uid__in=uids, subject__user_id=user_id).delete()
 
 
 def _batches(query: str, params: dict) -> Iterator[dict]:

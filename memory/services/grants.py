@@ -5,7 +5,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from memory.models import CATEGORIES, Agent, AgentToken, ConsentRecord, Grant, Subject
+from memory.models import CATEGORIES, UNTRUSTED_WRITES, Agent, AgentToken, ConsentRecord, Grant, Subject
 from memory.wording import CATEGORY_LABELS
 from portal.audit import Actor, audit_record
 from portal.exceptions import ApplicationError
@@ -87,3 +87,15 @@ def grant_correction_allow(*, grant: Grant, allowed: bool, actor: Actor = None) 
         audit_record(actor=actor, action="grant.correct_allow" if allowed else "grant.correct_propose_only",
                      user_id=grant.subject.user_id, target_type="agent", target_id=grant.agent.agent_id,
                      before={"may_correct": not allowed}, after={"may_correct": allowed})
+
+
+@transaction.atomic
+def grant_untrusted_writes_set(*, grant: Grant, policy: str, actor: Actor = None) -> None:
+    """Choose what the agent's untrusted sources may add to the person's long-term memory (UNTRUSTED_WRITES)."""
+    if policy not in dict(UNTRUSTED_WRITES):
+        raise ApplicationError(f"Unknown choice {policy!r}; choose from {', '.join(dict(UNTRUSTED_WRITES))}.")
+    before = grant.effective_untrusted_writes
+    if Grant.objects.filter(pk=grant.pk).exclude(untrusted_writes=policy).update(untrusted_writes=policy):
+        audit_record(actor=actor, action="grant.untrusted_writes", user_id=grant.subject.user_id, target_type="agent",
+                     target_id=grant.agent.agent_id, before={"untrusted_writes": before},
+                     after={"untrusted_writes": policy})

@@ -1,6 +1,7 @@
 """Template filters that put memory in a person's words (memory.wording) and its times in one style."""
 
 from datetime import date, datetime
+from urllib.parse import urlsplit
 
 from django import template
 from django.utils import formats, timezone
@@ -56,6 +57,8 @@ def field_value(value, name: str):
         return wording.status_label(value)
     if name == "role":
         return wording.role_label(value)
+    if name == "source":
+        return wording.SOURCE_WORDS.get(value, wording.words(value))
     if name == "category" and value in wording.CATEGORY_LABELS:
         return wording.category_label(value)
     if name in DATE_FIELDS:
@@ -74,3 +77,11 @@ def provenance(correction, person: str = "you") -> str:
     """Return who made a correction, in words, for the person ("you") or for staff ("the person")."""
     names = {correction.agent.agent_id: correction.agent.name} if correction.agent else {}
     return wording.provenance(correction.corrected_by, agent_names=names, person=person)
+
+
+@register.filter
+def held_source(held) -> str:
+    """Return whose words held memory came from: "a tool's output (weather, read from weather.example)"."""
+    source = wording.SOURCE_WORDS.get(held.source, wording.words(held.source))
+    where = ", ".join(filter(None, [held.tool_name, held.source_url and f"read from {urlsplit(held.source_url).netloc}"]))
+    return f"{source} ({where})" if where else source

@@ -67,6 +67,7 @@ def test_the_index_shows_review_with_live_counts(granted):
         "Audit log": reverse("admin:review_audit_list"),
         "Decided merges": reverse("admin:review_merge_decided"),
         "Fact timelines (1 to confirm)": reverse("admin:review_fact_timeline"),
+        "Held memory (0 waiting)": reverse("admin:review_held_list"),
         "Merge queue (1 pending)": reverse("admin:review_merge_list"),
         "Proposed corrections (0 waiting)": reverse("admin:review_correction_list"),
         "Staff erasure": reverse("admin:governance_erasure_request"),

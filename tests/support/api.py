@@ -37,7 +37,7 @@ def employment_history(client, user_id: str) -> dict[str, dict]:
     "I work at Fabrikam now." (said on 5 January 2026, 09:30 UTC) holds from that moment and supersedes it.
     """
     say(client, user_id, "Since 3 March 2025 I work at Contoso Bank.", created_at=SAID_FIRST)
-    say(client, user_id, "Moved last year.", session="s2", created_at=SAID_FIRST,
+    say(client, user_id, "Moved to Porto last year.", session="s2", created_at=SAID_FIRST,
         facts=[{"subject": "user", "predicate": "RESIDES_AT", "object": "Porto", "valid_from": "2024-06-01"}])
     say(client, user_id, "I work at Fabrikam now.", created_at=SAID_LATER)
     rows, _ = db.cypher_query(

@@ -9,7 +9,8 @@ from django.test import Client
 from django.urls import get_resolver
 
 from governance import services as governance_services
-from memory import services
+from memory import ingest, services
+from memory.models import HeldMemory
 from memory.selectors import item_list
 from review.urls import review_urls
 from tests.support.api import say
@@ -31,10 +32,15 @@ def people(make_subject, make_agent, api_for):
         agent, secret = make_agent()
         services.grant_create(subject=subject, agent=agent)
         api = api_for(secret)
-        message = say(api, subject.user_id, "Moved.", facts=[
+        message = say(api, subject.user_id, f"Moved to {name}ville.", facts=[
             {"subject": "user", "predicate": "RESIDES_AT", "object": f"{name}ville", "valid_from": "2024-06-01"}])
         trace = api.post("/api/v1/traces", {"user_id": subject.user_id, "session_id": "s1", "task": "look"},
                          format="json").json()["uid"]
+        planted = api.post("/api/v1/conversations/s1/messages", {"user_id": subject.user_id, "messages": [
+            {"role": "assistant", "content": "Noted.", "facts": [
+                {"subject": "user", "predicate": "HAS_PHONE", "object": "+44 20 7946 0000"}]}]},
+            format="json").json()["results"][0]["uid"]
+        assert ingest.message_extract(message_uid=planted, user_id=subject.user_id) == "held"
         page = Client()
         page.force_login(subject.account)
         export = governance_services.export_build(
@@ -46,19 +52,21 @@ def people(make_subject, make_agent, api_for):
                               {"object": f"{name}town"}, format="json").json()["correction"]
         found[name] = {"subject": subject, "agent": agent, "api": api, "page": page, "message": message,
                        "trace": trace, "fact": fact, "conversation": conversation, "export": export.public_id,
-                       "erasure": erasure.public_id, "correction": correction}
+                       "erasure": erasure.public_id, "correction": correction,
+                       "held": HeldMemory.objects.get(subject=subject).public_id}
     return found
 
 
 def page_kwargs(name: str, owner: dict | None) -> dict:
     """Fill a /me/ pattern's parameters with the owner's real ids, or with missing ones when owner is None."""
     pattern = patterns("governance")[name]
-    values = {"kind": "facts", "category": "history"}
+    values = {"kind": "facts", "category": "history", "decision": "approve"}
     if owner is None:
         values |= {"uid": MISSING, "agent_id": "no-such-agent", "public_id": uuid.uuid4()}
     else:
         erasure = name in ("governance:erasure_detail", "governance:account_deleted")
-        public_id = "correction" if "correction" in name else "erasure" if erasure else "export"
+        public_id = ("correction" if "correction" in name else "erasure" if erasure else "held" if "held" in name
+                     else "export")
         values |= {"uid": owner["conversation"] if "conversation" in name else owner["fact"],
                    "agent_id": owner["agent"].agent_id, "public_id": owner[public_id]}
     return {key: values[key] for key in pattern.pattern.converters}

@@ -38,7 +38,7 @@ SESSION_KEY = re.compile(r"^session_(\d+)$")
 EVIDENCE_SPLIT = re.compile(r"[;,\s]+")
 APPEND_BATCH = 100
 APPEND_ATTEMPTS = 5
-SETTLED = ("done", "skipped", "failed")
+SETTLED = ("done", "skipped", "failed", "held")
 OTHER_ROLE = {"user": "assistant", "assistant": "user"}
 STDERR = 2  # what the started processes print goes there, so that the JSON line stays last on stdout
 

@@ -4,8 +4,9 @@ import re
 
 import pytest
 
-from memory import ingest
+from memory import ingest, services
 from memory.context import CONTEXT_BEGIN, CONTEXT_END, sections
+from memory.models import HeldMemory
 
 pytestmark = pytest.mark.django_db
 
@@ -33,6 +34,10 @@ def _seed(client, user_id: str, content: str, **explicit) -> None:
         {"role": "user", "content": content, **explicit}]}, format="json")
     assert response.status_code == 201, response.content
     uid = response.json()["results"][0]["uid"]
+    if ingest.message_extract(message_uid=uid, user_id=user_id) == "held":
+        # The agent's words that read as instructions wait for the person; approved, they are stored as sent.
+        held = HeldMemory.objects.get(message_uid=uid)
+        services.held_decide(held=held, decision="approve", actor=held.subject.account)
     assert ingest.message_extract(message_uid=uid, user_id=user_id) == "done"
 
 
