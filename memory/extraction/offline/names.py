@@ -209,7 +209,7 @@ class NameReader:
             kind, last = extension
             full = self.text[start:last.end]
             return Name(start, last.end, full, full, kind, STRONG_CUE, [name])
-        if _known_place(words) or _place_follows(sentence, index + len(run)):
+        if KNOWN_PLACE.fits(words) or _place_follows(sentence, index + len(run)):
             return Name(start, end, surface, name, KNOWN_PLACE.type, STRONG_CUE, aliases)  # "Austin, Texas": a city
         if KNOWN_ORGANIZATION.fits(words):
             return Name(start, end, surface, name, KNOWN_ORGANIZATION.type, STRONG_CUE, aliases)
@@ -233,6 +233,8 @@ class NameReader:
             return Name(start, end, surface, name, "OBJECT", WEAK_CUE, aliases)
         if len(run) == 1 and len(name) > 1 and name.isupper():
             return Name(start, end, surface, name, "ORGANIZATION", WEAK_CUE, aliases)
+        if place_named(name):  # a guess from a list, not the sentence: "BUFFALO" after "BUFFALO Corp" stays the company
+            return Name(start, end, surface, name, "LOCATION", NO_CUE, aliases)
         return Name(start, end, surface, name, "PERSON", NO_CUE, aliases)
 
     def _noun_phrases(self, sentence: list[Token], names: list[Name]) -> list[Name]:
