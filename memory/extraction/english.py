@@ -51,7 +51,7 @@ PLACE_NAMES = {
     "uganda", "ukraine", "united arab emirates", "uae", "united kingdom", "uk", "united states", "usa", "us",
     "america", "uruguay", "uzbekistan", "vanuatu", "vatican", "venezuela", "vietnam", "yemen", "zambia", "zimbabwe",
     "england", "scotland", "wales", "northern ireland", "britain", "great britain", "europe", "asia", "africa",
-    "antarctica", "north america", "south america", "latin america", "scandinavia", "caribbean", "middle east",
+    "antarctica", "earth", "north america", "south america", "latin america", "scandinavia", "caribbean", "middle east",
     "alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut", "delaware", "florida",
     "hawaii", "idaho", "illinois", "indiana", "iowa", "kansas", "kentucky", "louisiana", "maine", "maryland",
     "massachusetts", "michigan", "minnesota", "mississippi", "missouri", "montana", "nebraska", "nevada",

@@ -24,3 +24,17 @@ def test_a_names_type_comes_from_what_is_said_of_it(text, name, type_):
 def test_an_event_of_a_kind_is_no_entity():
     assert types("Yoga is great, and joining a new class might be a good option.") == {}
     assert types("The annual safety review ran long.") == {"annual safety review": "EVENT"}
+
+
+@pytest.mark.parametrize(("text", "name", "type_"), [
+    ("We loved Guadalajara, the food was amazing.", "Guadalajara", "LOCATION"),
+    ("The view over Nuuk was worth the cold.", "Nuuk", "LOCATION"),
+    ("I moved to Tucson, Arizona in May.", "Tucson", "LOCATION"),
+    ("Victoria said she would come along.", "Victoria", "PERSON"),
+    ("I got a lovely card from Sarah yesterday.", "Sarah", "PERSON"),
+    ("I grew up in Jackson before college.", "Jackson", "LOCATION"),
+    ("I played Civilization VI all weekend.", "Civilization VI", "OBJECT"),
+    ("Elizabeth II was queen for seventy years.", "Elizabeth II", "PERSON"),
+])
+def test_places_and_first_names_come_from_published_lists(text, name, type_):
+    assert types(text)[name] == type_

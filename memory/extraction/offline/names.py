@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from memory.extraction import english
+from memory.extraction.gazetteer import given_name, place_known, place_named
 from memory.extraction.names import singular
 from memory.extraction.offline.tokens import Token
 
@@ -91,6 +92,8 @@ PREPOSITION_CUES = [
     PrepositionCue("LOCATION", WEAK_CUE, frozenset(LOCATION_PREPOSITIONS - {"to"})),
     PrepositionCue("ORGANIZATION", WEAK_CUE, frozenset({"on"}), near=frozenset(english.POSTING_WORDS)),
 ]
+# A sequel's or a model's number in Roman numerals ("Civilization VI"), unless a first name leads ("Elizabeth II").
+ROMAN_NUMERAL = re.compile(r"(?=[ivx]{2,}$|[vx]$)x{0,2}(?:ix|iv|v?i{0,3})")
 # People take no article nor "my": "the Prius", "my Zen" name things (a title, "the Reverend X", is read before).
 THING_DETERMINERS = {"the", "my", "your", "our", "his", "her", "their", "this", "that"}
 
@@ -210,7 +213,9 @@ class NameReader:
             return Name(start, end, surface, name, KNOWN_PLACE.type, STRONG_CUE, aliases)  # "Austin, Texas": a city
         if KNOWN_ORGANIZATION.fits(words):
             return Name(start, end, surface, name, KNOWN_ORGANIZATION.type, STRONG_CUE, aliases)
-        if any(c.isdigit() for w in words[1:] for c in w) and not (index and sentence[index - 1].lower in ("at", "in")):
+        numbered = any(c.isdigit() for w in words[1:] for c in w) or (
+            len(words) > 1 and ROMAN_NUMERAL.fullmatch(words[-1]) is not None and not given_name(words[0]))
+        if numbered and not (index and sentence[index - 1].lower in ("at", "in")):
             return Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # a model: "Falcon 3", not "at AMC Lakeline 9"
         if len(run) == 1 and _is_identifier(name):
             parts = re.split(r"[_-]", name.lower())
@@ -220,12 +225,16 @@ class NameReader:
             return Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # "Last Night in Soho"
         before = [t.lower for t in sentence[max(0, index - 4):index] if t.lower not in ("the", "a", "an")]
         context = next((cue for cue in PREPOSITION_CUES if before and cue.fits(before)), None)
+        if context is not None and context.type == "LOCATION" and len(run) == 1 and given_name(name) and not place_known(name):
+            return Name(start, end, surface, name, "PERSON", WEAK_CUE, aliases)  # "a card from Sarah": no place is called so
         if context is not None:
             return Name(start, end, surface, name, context.type, context.cue, aliases)
         if index > 0 and sentence[index - 1].lower in THING_DETERMINERS and sentence[index - 1].text.islower():
             return Name(start, end, surface, name, "OBJECT", WEAK_CUE, aliases)
         if len(run) == 1 and len(name) > 1 and name.isupper():
             return Name(start, end, surface, name, "ORGANIZATION", WEAK_CUE, aliases)
+        if place_named(name):  # a guess from a list, not the sentence: "BUFFALO" after "BUFFALO Corp" stays the company
+            return Name(start, end, surface, name, "LOCATION", NO_CUE, aliases)
         return Name(start, end, surface, name, "PERSON", NO_CUE, aliases)
 
     def _noun_phrases(self, sentence: list[Token], names: list[Name]) -> list[Name]:
@@ -298,7 +307,11 @@ def _place_follows(sentence: list[Token], index: int) -> bool:
     end = index + 1
     while end < len(sentence) and sentence[end].capitalised:
         end += 1
-    return end > index + 1 and KNOWN_PLACE.fits([t.lower for t in sentence[index + 1:end]])
+    return end > index + 1 and _known_place([t.lower for t in sentence[index + 1:end]])
+
+
+def _known_place(words: list[str]) -> bool:
+    return KNOWN_PLACE.fits(words) or place_named(" ".join(words))
 
 
 def _paired(sentence: list[Token], index: int) -> bool:
