@@ -311,7 +311,7 @@ class HeldMemory(models.Model):
     session_id = models.CharField(max_length=128)
     source = models.CharField(max_length=16, help_text="memory.trust's source: assistant, tool, system or agent.")
     tool_name = models.CharField(max_length=100, blank=True)
-    source_url = models.URLField(max_length=2000, blank=True)
+    source_url = models.CharField(max_length=2000, blank=True)
     said = models.TextField(help_text="The message's words, as the person reviews them.")
     reasons = models.JSONField(default=list)
     adds = models.JSONField(default=list)

@@ -243,7 +243,8 @@ def _pattern_names() -> set[str]:
 NOT_PAGES = {"governance:agent_pause", "governance:agent_correct", "governance:correction_accept",
              "governance:correction_reject", "governance:correction_undo", "governance:export_download",
              "admin:review_merge_approve", "admin:review_merge_reject", "admin:review_fact_confirm",
-             "admin:review_correction_accept", "admin:review_correction_reject", "admin:review_audit_export"}
+             "admin:review_correction_accept", "admin:review_correction_reject", "admin:review_audit_export",
+             "governance:agent_untrusted_writes", "governance:held_decide", "admin:review_held_decide"}
 
 
 def _survey(*, visitor: Walk, me: Walk, reviewer: Walk, superuser: Walk, staff, user: str, ids: dict) -> None:
@@ -264,7 +265,8 @@ def _survey(*, visitor: Walk, me: Walk, reviewer: Walk, superuser: Walk, staff, 
         ("agent_list", g("agent_list"), ""), ("agent_revoke", g("agent_revoke", "demo-calendar"), ""),
         ("conversation_list", g("conversation_list"), ""),
         ("conversation_detail", g("conversation_detail", ids["conversation"]), "14-conversation"),
-        ("correction_list", g("correction_list"), ""), ("access_list", g("access_list"), "08-access-log"),
+        ("correction_list", g("correction_list"), ""), ("held_list", g("held_list"), ""),
+        ("access_list", g("access_list"), "08-access-log"),
         ("export_list", g("export_list"), ""), ("export_detail", g("export_detail", ids["export"]), ""),
         ("erase", g("erase"), ""), ("erasure_detail", g("erasure_detail", ids["erasure"]), ""),
         ("account_delete", g("account_delete"), ""),
@@ -292,7 +294,8 @@ def _survey(*, visitor: Walk, me: Walk, reviewer: Walk, superuser: Walk, staff, 
         ("review_fact_as_of", f"{r('review_fact_as_of')}{person}&as_of={ids['moment']}", ""),
         ("review_fact_revert", r("review_fact_revert", user, ids["superseded"]), ""),
         ("review_fact_correct", r("review_fact_correct", user, ids["items"]["facts"]), ""),
-        ("review_correction_list", r("review_correction_list"), ""), ("review_trace_list", r("review_trace_list"), ""),
+        ("review_correction_list", r("review_correction_list"), ""), ("review_held_list", r("review_held_list"), ""),
+        ("review_trace_list", r("review_trace_list"), ""),
         ("review_trace_detail", r("review_trace_detail", user, ids["items"]["traces"]), ""),
         ("review_trace_delete", r("review_trace_delete", user, ids["items"]["traces"]), ""),
         ("review_audit_list", r("review_audit_list"), ""),
@@ -382,7 +385,19 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server, client):
               "Calendar helper may now correct your memory without asking you first", "corrects directly")
     me.submit("governance:agent_correct", "[data-testid=propose-only-demo-calendar]",
               "Calendar helper can only propose corrections", shot="agent-proposes-corrections")
+    me.page.select_option("[data-testid=untrusted-writes-demo-calendar]", "hold")
+    me.submit("governance:agent_untrusted_writes", "[data-testid=untrusted-writes-demo-calendar] ~ input[type=submit]",
+              "What Calendar helper and its tools say about you waits for you", shot="agent-untrusted-writes")
     me.visit("governance:agent_revoke", g("agent_revoke", "demo-calendar"), "Calendar helper")
+    held = {h.tool_name or "phone": h for h in memory_selectors.held_list(subject=subject, status="held")
+            if h.session_id == "week-8-deals"}
+    me.visit("governance:held_list", g("held_list"), "+44 20 7946 0321", "what the agent noted on its own",
+             "web_search, read from rail-deals.example", "standing instruction", shot="held-list")
+    me.submit("governance:held_decide", f"[data-held='{held['phone'].public_id}'] ~ form input.accept",
+              "Added to your memory", shot="held-approved")
+    me.submit("governance:held_decide",
+              f"#held-decided [data-held='{held['phone'].public_id}'] ~ form input[type=submit]",
+              "Undone: it waits for you again")
     me.visit("governance:conversation_list", g("conversation_list"), "week-8-train", "week-1-moving-in")
     me.visit("governance:conversation_detail", g("conversation_detail", conversation["uid"]),
              "Big news: I work at Globex now.", "Jonathon Smith sent me a farewell card",
@@ -438,7 +453,8 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server, client):
     r = lambda name, *args: reverse(f"admin:{name}", args=args)  # noqa: E731
     person = f"?user={PERSON[0]}"
     superuser.visit("admin:index", r("index"), "Review", "Merge queue (2 pending)", "Fact timelines (2 to confirm)",
-                    "Proposed corrections (0 waiting)", "Staff erasure", shot="19-admin-index")
+                    "Proposed corrections (0 waiting)", "Held memory (3 waiting)", "Staff erasure",
+                    shot="19-admin-index")
     superuser.visit("admin:governance_erasure_request",
                     f"{r('governance_erasure_request')}{person}&reason=Asked+by+phone",
                     f"Erase all memory of {PERSON[0]}", f"{counts['messages']} messages")
@@ -485,6 +501,10 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server, client):
     reviewer.submit("admin:review_correction_reject", f"tr[data-correction='{jazz}'] input.reject",
                     "Correction rejected.", "No proposals are waiting.")
     assert _item(user, "preferences", preference="likes aisle seats on trains")["status"] == "current"
+    reviewer.visit("admin:review_held_list", r("review_held_list"), PERSON[0], "billing@rail-deals.example",
+                   shot="review-held")
+    reviewer.submit("admin:review_held_decide", f"[data-held='{held['web_search'].public_id}'] ~ form input.reject",
+                    "Rejected: nothing of it was added")
     reviewer.visit("admin:review_trace_list", f"{r('review_trace_list')}{person}", "Book a train", "Book a flight",
                    shot="17-trace-list")
     reviewer.visit("admin:review_trace_detail", r("review_trace_detail", user, train), "search_trains",

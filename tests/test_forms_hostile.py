@@ -63,7 +63,7 @@ def test_no_staff_or_admin_form_answers_5xx_to_hostile_values(people):
     client.force_login(staff)
     profile = RetrievalProfile.objects.create(name="hostile-profile")
     values = {"user_id": bob["subject"].user_id, "uid": bob["fact"], "from_uid": "x", "into_uid": "x",
-              "public_id": uuid.uuid4(), "object_id": profile.pk}
+              "public_id": uuid.uuid4(), "object_id": profile.pk, "decision": "approve"}
     urls = [reverse(f"admin:{name}", kwargs={key: values[key] for key in STAFF[name].pattern.converters})
             for name in sorted(STAFF)]
     urls.append(reverse("admin:knowledge_retrievalprofile_try", kwargs={"object_id": profile.pk}))

@@ -16,6 +16,7 @@ from portal.serializers import StrictSerializer
 USER_ID = r"^[A-Za-z0-9_-]{1,64}$"
 SESSION_ID = r"^[A-Za-z0-9._:@-]{1,128}$"
 CLIENT_ID = r"^[A-Za-z0-9._:@-]{1,128}$"
+SOURCE_URL = r"^https?://[^\s/?#]+[^\s]*$"
 MAX_MESSAGES_PER_APPEND = 100
 MAX_CONTENT_CHARS = 32_000
 MAX_QUERY_CHARS = 8_000
@@ -96,21 +97,14 @@ class MessageInSerializer(StrictSerializer):
                   "reference for relative dates and the default valid time of what it states. Not earlier than "
                   "the message before it, not more than a few minutes in the future; default: now.")
     tool_name = serializers.CharField(max_length=100, required=False,
-                                      help_text="For a tool's message: the tool whose output it holds.")
-    source_url = serializers.URLField(max_length=2000, required=False,
-                                      help_text="For a tool's message: the address its content was read from.")
+                                      help_text="The tool whose output the message holds (or relays).")
+    source_url = serializers.RegexField(SOURCE_URL, max_length=2000, required=False, trim_whitespace=False,
+                                        help_text="The web address the message's content was read from "
+                                                  "(http or https).")
     # Memory the agent already knows: it skips extraction but still goes through resolution and supersession.
     entities = ExplicitEntitySerializer(many=True, required=False, max_length=MAX_EXPLICIT)
     facts = ExplicitFactSerializer(many=True, required=False, max_length=MAX_EXPLICIT)
     preferences = ExplicitPreferenceSerializer(many=True, required=False, max_length=MAX_EXPLICIT)
-
-
-    def validate(self, attrs):
-        named = [field for field in ("tool_name", "source_url") if field in attrs]
-        if named and attrs["role"] != "tool":
-            raise serializers.ValidationError({field: ["Only a message with role 'tool' names a tool or its source."]
-                                               for field in named})
-        return attrs
 
 
 class ContextMessageSerializer(StrictSerializer):

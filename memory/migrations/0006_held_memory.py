@@ -22,7 +22,7 @@ class Migration(migrations.Migration):
                 ('session_id', models.CharField(max_length=128)),
                 ('source', models.CharField(help_text="memory.trust's source: assistant, tool, system or agent.", max_length=16)),
                 ('tool_name', models.CharField(blank=True, max_length=100)),
-                ('source_url', models.URLField(blank=True, max_length=2000)),
+                ('source_url', models.CharField(blank=True, max_length=2000)),
                 ('said', models.TextField(help_text="The message's words, as the person reviews them.")),
                 ('reasons', models.JSONField(default=list)),
                 ('adds', models.JSONField(default=list)),

@@ -1,7 +1,6 @@
 """Template filters that put memory in a person's words (memory.wording) and its times in one style."""
 
 from datetime import date, datetime
-from urllib.parse import urlsplit
 
 from django import template
 from django.utils import formats, timezone
@@ -83,5 +82,6 @@ def provenance(correction, person: str = "you") -> str:
 def held_source(held) -> str:
     """Return whose words held memory came from: "a tool's output (weather, read from weather.example)"."""
     source = wording.SOURCE_WORDS.get(held.source, wording.words(held.source))
-    where = ", ".join(filter(None, [held.tool_name, held.source_url and f"read from {urlsplit(held.source_url).netloc}"]))
+    site = held.source_url.split("://", 1)[-1].split("/", 1)[0]  # the address's host, as the person reads it
+    where = ", ".join(filter(None, [held.tool_name, site and f"read from {site}"]))
     return f"{source} ({where})" if where else source

@@ -31,18 +31,6 @@ def test_a_tools_message_keeps_its_tool_and_address_and_why_it_is_held(granted):
     assert own["held_reasons"] is None  # the person's own words are never held
 
 
-@pytest.mark.parametrize("field, value", [("tool_name", "weather"), ("source_url", "https://weather.example/")])
-def test_only_a_tools_message_names_a_tool_and_nothing_of_the_append_is_stored(granted, field, value):
-    subject, _, client = granted
-    response = append(client, subject.user_id, [{"role": "tool", "content": "fine"},
-                                                {"role": "assistant", "content": "Sunny.", field: value}])
-    assert response.status_code == 400
-    assert response.json()["extra"]["fields"]["messages"]["1"][field] == [
-        "Only a message with role 'tool' names a tool or its source."]
-    listed = client.get(f"/api/v1/users/{subject.user_id}/messages/").json()
-    assert listed["items"] == [], listed
-
-
 def test_a_source_address_must_be_a_web_address(granted):
     subject, _, client = granted
     response = append(client, subject.user_id, [{"role": "tool", "content": "x", "source_url": "javascript:alert(1)"}])
