@@ -84,6 +84,7 @@ class Command(BaseCommand):
                                  f"{PAIRED_NOISE} or its 95 %% interval lies below zero")
 
     def handle(self, *args, locomo, only, record, docs, answers, paired, **options):
+        call_command("install_labels", verbosity=0, stdout=StringIO())  # a new store has no indexes yet
         if paired and not answers:
             answers = str(Path(tempfile.mkdtemp()) / "answers.json")
         docs = Path(docs)
