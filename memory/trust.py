@@ -350,6 +350,16 @@ STANDING_CATEGORIES = frozenset({"communication", "instruction"})
 STANDING_ADDED = "adds a standing instruction"
 
 
+def held_reasons(texts: list[str | None]) -> list[str] | None:
+    """Return why words from an untrusted source are held out of recall (every text's reasons, once each), or None.
+
+    Stored with what they are read from (a message at its append, a trace at its completion), so the flag never
+    depends on when it is read.
+    """
+    reasons = [reason for text in texts if text for reason in untrusted_reasons(text)]
+    return list(dict.fromkeys(reasons)) or None
+
+
 def fact_reasons(*, subject: str, predicate: str, object: str) -> list[str]:
     """Return why a fact from an untrusted source waits for the person's approval; empty when it may apply."""
     reasons = untrusted_reasons(f"{subject} {predicate.replace('_', ' ').lower()} {object}")

@@ -16,7 +16,7 @@ from memory.extraction.speakers import speaker_split
 from memory.models import Agent, Subject
 from memory.selectors import consented_categories
 from memory.services.grants import consent_refusal
-from memory.trust import ROLE_SOURCES, TRUSTED, untrusted_reasons
+from memory.trust import ROLE_SOURCES, TRUSTED, held_reasons
 from portal import graphdb
 from portal.exceptions import ApplicationError, StoreUnavailable
 from portal.outbox import work_enqueue
@@ -56,20 +56,12 @@ def messages_append(*, subject: Subject, agent: Agent, session_id: str, messages
         {"role": m["role"], "content": m["content"], "client_id": m.get("client_message_id"),
          "content_hash": content_hash(role=m["role"], content=m["content"]), "explicit": _explicit(m),
          "created_at": m.get("created_at"), "label": speaker_split(m["content"])[0],
-         "tool_name": m.get("tool_name"), "source_url": m.get("source_url"), "held_reasons": _held_reasons(m)}
+         "tool_name": m.get("tool_name"), "source_url": m.get("source_url"),
+         # read once, at the append: the person's own words are never held
+         "held_reasons": None if ROLE_SOURCES[m["role"]] in TRUSTED else held_reasons([m["content"]])}
         for m in messages
     ]
     return conversation_append(user_id=subject.user_id, agent_id=agent.agent_id, session_id=session_id, rows=rows)
-
-
-def _held_reasons(message: dict) -> list[str] | None:
-    """Why the text of a message from an untrusted source is held out of recall (trust.untrusted_reasons), or None.
-
-    Read once, at the append, so that the flag is the message's own and never depends on when it is read.
-    """
-    if ROLE_SOURCES[message["role"]] in TRUSTED:
-        return None
-    return untrusted_reasons(message["content"]) or None
 
 
 def _explicit(message: dict) -> str | None:

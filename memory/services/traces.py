@@ -7,7 +7,7 @@ from memory.embeddings import get_embedder
 from memory.models import Agent, Subject
 from memory.selectors import consent_require, consented_categories
 from memory.services.grants import consent_refusal
-from memory.trust import untrusted_reasons
+from memory.trust import held_reasons
 from portal import graphdb
 from portal.exceptions import NotFound
 
@@ -37,13 +37,6 @@ def trace_step_add(*, subject: Subject, agent: Agent, trace_uid: str, thought: s
     return step[0]
 
 
-def _held_reasons(texts: list[str]) -> list[str] | None:
-    """Why the trace is held out of what contexts serve, or None: a trace is the agent's own record, held whole when
-    memory.trust flags any of its words (a step's thought may say what its action does not)."""
-    reasons = [reason for text in texts if text for reason in untrusted_reasons(text)]
-    return list(dict.fromkeys(reasons)) or None
-
-
 def _tool_call_row(call: dict) -> dict:
     # Arguments and results are free-form JSON; the graph stores them as JSON text.
     return {
@@ -60,7 +53,7 @@ def trace_complete(*, subject: Subject, agent: Agent, trace_uid: str, outcome: s
     texts = graphdb.scalar(cypher.TRACE_TEXTS, {"user_id": subject.user_id, "trace_uid": trace_uid}) or []
     completed = graphdb.scalar(cypher.TRACE_COMPLETE, {
         "user_id": subject.user_id, "trace_uid": trace_uid, "outcome": outcome, "success": success,
-        "held_reasons": _held_reasons([*texts, outcome]),
+        "held_reasons": held_reasons([*texts, outcome]),  # held whole: a thought may say what its action does not
     })
     if completed is None:
         raise NotFound("No open reasoning trace with that id.")
