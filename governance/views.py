@@ -68,6 +68,7 @@ def overview(request):
         tombstones=selectors.tombstone_list(subject=subject)[:5],
         proposed_corrections=memory_selectors.correction_list(subject=subject, status="proposed").count(),
         held=memory_selectors.held_list(subject=subject, status=HeldStatus.HELD).count(),
+        instructions=memory_selectors.standing_instructions(user_id=subject.user_id),
     )
 
 

@@ -16,13 +16,16 @@ from memory.extraction.speakers import speaker_split
 from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, TRACES
 from memory.models import CATEGORIES, Agent, Subject
 from memory.relevance import Question, question_read, relevance
+from memory.trust import IMPORT, PERSON, item_source
 from memory.wording import fact_line, predicate_words, speaker_words
 from portal.graphdb import moment
 from portal.tokens import count_tokens
 
 HISTORY = "history"
-# Sections in the order they are printed: the densest memory first.
+INSTRUCTIONS = "instructions"
+# Sections in the order they are printed: what the person told every answer to follow, then the densest memory.
 SECTIONS = {
+    INSTRUCTIONS: "The user's standing instructions:",
     FACTS.name: FACTS.section,
     PREFERENCES.name: PREFERENCES.section,
     HISTORY: "Conversation so far:",
@@ -30,7 +33,7 @@ SECTIONS = {
     ENTITIES.name: ENTITIES.section,
     TRACES.name: TRACES.section,
 }
-DEFAULT_LIMITS = {HISTORY: 10, **{kind.name: kind.default_limit for kind in (FACTS, PREFERENCES, MESSAGES,
+DEFAULT_LIMITS = {HISTORY: 10, INSTRUCTIONS: 5, **{kind.name: kind.default_limit for kind in (FACTS, PREFERENCES, MESSAGES,
                                                                             ENTITIES, TRACES)}}
 # Chosen by rotation over LoCoMo's conversations (docs/benchmarks.md): the least relevance an item needs to
 # earn its tokens, the share of a message's relevance a turn next to it gets, and how much more the turns
@@ -170,7 +173,8 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
                                           limit=limits[name])]
     ranked.sort(key=lambda item: item["score"], reverse=True)
     history = [_history_item(m) for m in recall["recent"]] if HISTORY in wanted else []
-    packed = _pack(history=history, ranked=ranked, budget=request.token_budget, limits=limits,
+    standing = [_instruction_item(i) for i in recall["instructions"]]
+    packed = _pack(history=history, standing=standing, ranked=ranked, budget=request.token_budget, limits=limits,
                    min_relevance=request.min_relevance)
     return {**packed, "turn_seq": recall["next_seq"] if sections["history"] else None}
 
@@ -276,12 +280,12 @@ def _facts_joined(facts: list[dict], *, asked: str) -> list[dict]:
     return facts
 
 
-def _pack(*, history: list[dict], ranked: list[dict], budget: int, limits: dict[str, int],
+def _pack(*, history: list[dict], standing: list[dict], ranked: list[dict], budget: int, limits: dict[str, int],
           min_relevance: float) -> dict:
-    """Fill the budget with the session's latest turns, newest first, then the most relevant items of every
-    kind on one scale, whole, while they score at least `min_relevance`; an item that does not fit gives
-    way to a smaller one after it. An item that adds nothing the context holds costs nothing: a fact or
-    preference whose message is in the context, a second copy of a text.
+    """Fill the budget with the session's latest turns, newest first, and the person's standing instructions, then
+    the most relevant items of every kind on one scale, whole, while they score at least `min_relevance`; an item
+    that does not fit gives way to a smaller one after it. An item that adds nothing the context holds costs
+    nothing: a fact or preference whose message is in the context, a second copy of a text.
 
     The text is fenced by CONTEXT_BEGIN and CONTEXT_END, one line per item, each section under its
     header in the order of `sections()`, the history in the order it was said, the rest best first;
@@ -292,7 +296,7 @@ def _pack(*, history: list[dict], ranked: list[dict], budget: int, limits: dict[
     texts: set[str] = set()
     used = count_tokens(f"{CONTEXT_BEGIN}\n{CONTEXT_END}")
     omitted = 0
-    queue = [(HISTORY, item) for item in reversed(history)]
+    queue = [(HISTORY, item) for item in reversed(history)] + [(INSTRUCTIONS, item) for item in standing]
     queue += [(item["section"], item) for item in ranked if item["score"] >= min_relevance]
     for section, item in queue:
         if section != HISTORY and len(chosen[section]) >= limits.get(section, 0):
@@ -353,13 +357,15 @@ def _fact_item(f: dict, *, question: Question, today: date) -> dict:
     """A fact as a line the model reads: its predicate in words ("user works at Acme Corp")."""
     text = fact_line(subject=f["subject"], predicate=f["predicate"], object=f["object"])
     scored = relevance(question=question, similarity=f["similarity"], text=text)
+    source, whose = _whose(f)
+    text = whose + text
     if f["valid_from"] and _said(f["valid_from"], today):
         text += f" (since {_said(f['valid_from'], today)})"
     if f["valid_until"]:
         text += f" (until {_said(f['valid_until'], today) or 'today'})"
     return {"id": f["uid"], "type": "fact", "score": round(scored["score"], 4), "text": text, "section": FACTS.name,
             "subject": f["subject"], "object": f["object"],
-            "provenance": {"message_uid": f["message_uid"], "recorded_at": f["recorded_at"],
+            "provenance": {"message_uid": f["message_uid"], "recorded_at": f["recorded_at"], "source": source,
                            "relevance": _without_score(scored)}}
 
 
@@ -368,10 +374,17 @@ def _preference_item(p: dict, *, question: Question) -> dict:
     text = f"[{p['category']}] {p['preference']}"
     scored = relevance(question=question, similarity=p["similarity"], text=text)
     score = max(scored["score"], STANDING_RELEVANCE) if p["category"] in STANDING_CATEGORIES else scored["score"]
+    source, whose = _whose(p)
     return {"id": p["uid"], "type": "preference", "score": round(score, 4), "section": PREFERENCES.name,
-            "text": text,
-            "provenance": {"message_uid": p["message_uid"], "valid_from": p["valid_from"],
+            "text": whose + text,
+            "provenance": {"message_uid": p["message_uid"], "valid_from": p["valid_from"], "source": source,
                            "relevance": _without_score(scored)}}
+
+
+def _instruction_item(i: dict) -> dict:
+    """One of the person's standing instructions, in their words: it bears on every answer, whatever is asked."""
+    return {"id": i["uid"], "type": "preference", "score": 1.0, "text": i["preference"], "section": INSTRUCTIONS,
+            "provenance": {"valid_from": i["valid_from"], "standing_instruction": True}}
 
 
 def _entity_item(e: dict, *, question: Question) -> dict:
@@ -387,8 +400,19 @@ def _entity_item(e: dict, *, question: Question) -> dict:
             for r in related
         )
     scored = relevance(question=question, similarity=e["similarity"], text=" ".join([e["name"], *e["aliases"]]))
-    return {"id": e["uid"], "type": "entity", "score": round(scored["score"], 4), "text": text,
-            "section": ENTITIES.name, "provenance": {"relevance": _without_score(scored)}}
+    source, whose = _whose(e)
+    return {"id": e["uid"], "type": "entity", "score": round(scored["score"], 4), "text": whose + text,
+            "section": ENTITIES.name, "provenance": {"source": source, "relevance": _without_score(scored)}}
+
+
+def _whose(item: dict) -> tuple[str, str]:
+    """Return whose words a fact, preference or entity is (trust.item_source) and how its line says so: nothing for
+    the person's own or an import, else who before a colon ("a tool (web_search): ", "a correction: ")."""
+    source = item_source(supports=[s["by"] for s in item["supports"]], corrected=item["corrected"])
+    if source in (PERSON, IMPORT):
+        return source, ""
+    tool = min((s["tool"] for s in item["supports"] if s["by"] == "tool" and s["tool"]), default=None)
+    return source, f"{speaker_words(source, label=tool)}: "
 
 
 def _trace_item(t: dict, *, question: Question) -> dict:

@@ -13,12 +13,12 @@ from django.utils import timezone
 from memory import cypher
 from memory.cypher import adoption as adoption_cypher
 from memory.access_state import access_state_cached
-from memory.graph import Fact
+from memory.graph import Fact, Preference
 from memory.kinds import KINDS, kind_get
 from memory.nam import person_names
 from memory.models import (CATEGORIES, Agent, ConsentRecord, Correction, Grant, HeldMemory, RetentionChoice,
                            RetentionPolicy, Subject)
-from memory.trust import item_source
+from memory.trust import INSTRUCTION, item_source
 from memory.wording import fact_sentence, role_label
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
 from portal.graphdb import moment, moment_parsed, rows, scalar, vector_search_filters
@@ -255,7 +255,8 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
     `sections` says which of history (the session's last `limits["history"]` turns), recall (messages
     found by meaning, by words and, with `during`, by meaning among those said then, RECALL_DEPTH deep
     each, and the turns next to them), long_term (facts, preferences and entities) and reasoning (traces)
-    to read; each long-term kind and traces come `candidates_pool(limit)` deep by similarity. `branches`
+    to read; each long-term kind and traces come `candidates_pool(limit)` deep by similarity, and with long_term
+    the person's standing instructions (`instructions`, up to `limits["instructions"]`, oldest first). `branches`
     holds what each of recall's branches found ({uid, score}, best first), `messages` every candidate
     message by uid, `neighbours` which found message each turn next to one is next to.
     """
@@ -266,6 +267,7 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
         "embedding": embedding, "lucene": lucene,
         "entity_lucene": entity_lucene, "after": after, "before": before, "depth": depth,
         **{f"{kind}_limit": candidates_pool(limits[kind]) for kind in ("facts", "preferences", "entities", "traces")},
+        "instruction": INSTRUCTION, "instructions_limit": limits.get("instructions", 0),
         "as_of": moment(as_of) if as_of else None, "cutoffs": cutoffs,
         "exact_scan_max": settings.RECALL_EXACT_SCAN_MAX,
     })[0]
@@ -279,7 +281,7 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
     return {"recent": found["recent"], "next_seq": found["next_seq"], "branches": branches,
             "messages": {message["uid"]: message for message in found["messages"]} if sections["recall"] else {},
             "neighbours": found["neighbours"],
-            **{kind: found[kind] for kind in ("facts", "preferences", "entities", "traces")}}
+            **{kind: found[kind] for kind in ("facts", "preferences", "instructions", "entities", "traces")}}
 
 
 def candidates_pool(limit: int) -> int:
@@ -436,6 +438,13 @@ def facts_as_of(*, user_id: str, as_of: datetime) -> list[Fact]:
     """Return the subject's facts that held at a past moment, as the context endpoint's `as_of` sees them."""
     return [row["fact"] for row in rows(cypher.FACTS_AS_OF, {"user_id": user_id, "as_of": moment(as_of)},
                                         instances=True)]
+
+
+def standing_instructions(*, user_id: str) -> list[Preference]:
+    """Return the person's standing instructions that hold now, within retention, oldest first: what every context
+    serves in a section of their own until they revoke it."""
+    return [row["preference"] for row in rows(cypher.STANDING_INSTRUCTIONS, {
+        "user_id": user_id, "instruction": INSTRUCTION, "cutoffs": _cutoffs(user_id, None)}, instances=True)]
 
 
 def correction_list(*, subject: Subject, status: str | None = None):

@@ -9,7 +9,7 @@ Text from an untrusted source is read against the rules below, a table of broad 
 portal is used in rather than of known attacks' phrases: one strong sign holds it, a sign naming the agent
 or its memory with one other, or three weak ones. Each says in plain words why it holds the text, for the
 person who reviews it. The person's own turns are never held: what reads as a standing instruction from
-them becomes one (`standing_instruction`).
+them becomes one (`standing_instructions`).
 """
 
 import re
@@ -158,7 +158,9 @@ PAYMENT = (r"(?:\b(?:IBAN|bank (?:account|details)|account (?:number|no)|sort co
 CREDENTIAL = (r"(?:\b(?:pass(?:word|code|phrase)s?|PIN|tokens?|API key|secret|two-factor|2FA|one-time code|verification code|"
               r"credentials?|login|mot de passe|identifiants|Passwort\w*|Kennwort|Zugangsdaten|contraseña|credenziali|"
               r"senha|wachtwoord|DigiD|парол\w*)\b|密码|验证码|パスワード)")
-CONTACT = (r"(?:\b(?:e-?mail|phone|mobile|number|address|contact|téléphone|adresse|courriel|Telefon\w*|Handy\w*|teléfono|"
+# A book or list of other people's contacts, a phone's case or charger: no detail of the person's.
+CONTACT = (r"(?:\b(?!(?:address|phone|contact) (?:book|list|contacts|case|charger)\b)"
+           r"(?:e-?mail|phone|mobile|number|address|contact|téléphone|adresse|courriel|Telefon\w*|Handy\w*|teléfono|"
            r"dirección|correo|telefono|indirizzo|telefone|endereço|telefoon\w*|adres|телефон\w*|адрес\w*)\b|"
            r"手机|电话|号码|地址|邮箱|電話|住所|メール)")
 IDENTITY = (r"(?:\b(?:name|date of birth|birthday|born|passport|social security|nom|date de naissance|Geburtsdatum|nombre|"
@@ -313,7 +315,8 @@ SERVE_ME = [
     r"(?:^\s*|[,:;]\s*|\b(?:please|you(?:['’]ll| will| should| must| can))\s+)(?:(?:always|never)\s+)?(?:(?:answer|reply|respond|"
     r"write|talk|speak|explain)\s+(?:to\s+)?me\b|(?:call|address|remind|ask|notify|text|email|e-mail|message|wake|cc|"
     r"copy)\s+me\b|(?:use|forward|send|pay|book|route|cc|copy|include|put|file)\b[^.!?]{0,60}\b(?:my|me|mine)\b|"
-    r"keep (?:answers?|replies|it) (?:short|brief)\b)",
+    r"keep (?:answers?|replies|it) (?:short|brief)\b|(?:always|never)\s+(?:answer|reply|respond|write|"
+    r"explain|format|summari[sz]e)\b)",
     r"\b(?:réponds|répondez)-moi\b|\b(?:appelle|rappelle|envoie|écris)-moi\b|\butilise (?:mon|ma|mes)\b|\btransfère mes\b",
     r"\b(?:antworte|antworten Sie|schreib|schick) mir\b|\bruf mich\b|\berinnere mich\b|\bnutze mein\w*|\bleite meine\b",
     r"\b(?:respóndeme|contéstame|escríbeme|llámame|recuérdame|envíame)\b|\busa mi\b|\breenvía mis\b",
@@ -327,15 +330,15 @@ _LASTING = tuple(re.compile(p, _I) for p in LASTING)
 _SERVE_ME = tuple(re.compile(p, _I) for p in SERVE_ME)
 
 
-def standing_instruction(text: str) -> bool:
-    """Whether the person's own words set a rule for how their assistant serves them from now on.
+def standing_instructions(text: str) -> list[tuple[int, int]]:
+    """Return where the person's own words set a rule for how their assistant serves them from now on: the span of
+    each such sentence, in order.
 
     Words the person quotes ("a classic injection reads 'ignore all previous instructions'") are left out.
     """
-    for sentence in SENTENCE.findall(QUOTED.sub(" ", text)):
-        if any(p.search(sentence) for p in _LASTING) and any(p.search(sentence) for p in _SERVE_ME):
-            return True
-    return False
+    unquoted = QUOTED.sub(lambda quote: " " * len(quote.group()), text)
+    return [sentence.span() for sentence in SENTENCE.finditer(unquoted)
+            if any(p.search(sentence.group()) for p in _LASTING) and any(p.search(sentence.group()) for p in _SERVE_ME)]
 
 
 # What an untrusted source may not write about the person without their approval: a fact of these kinds.
@@ -346,7 +349,10 @@ PERSON_SUBJECTS = frozenset({"user", "the user", "me", "i"})
 # A preference that tells the assistant how to act rather than saying what the person likes.
 ORDERS = re.compile(r"^\W*(?:always|never|do not|don't|end|start|begin|include|add|send|forward|reply|respond|answer|"
                     r"use|approve|skip|ignore|share|pay|book|recommend|mention|link|call|tell)\b", _I)
-STANDING_CATEGORIES = frozenset({"communication", "instruction"})
+# The category of a preference that is the person's standing instruction (extraction files it there; the context
+# serves it in a section of its own).
+INSTRUCTION = "instruction"
+STANDING_CATEGORIES = frozenset({"communication", INSTRUCTION})
 STANDING_ADDED = "adds a standing instruction"
 
 

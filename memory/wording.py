@@ -10,6 +10,8 @@ from datetime import date, datetime
 
 from django.utils import formats, timezone
 
+from memory import trust
+
 # How a fact names the person it is about (memory.extraction stores every "I" as this).
 PERSON = "user"
 # What a sentence of a fact is made of.
@@ -86,8 +88,10 @@ STATUS_LABELS = {"current": "current", "superseded": "replaced by a newer one", 
                  "done": "done", "failed": "failed", "duplicate": "a repeat", "held": "waiting for you",
                  "approved": "approved"}
 ROLE_LABELS = {"user": "You", "assistant": "Agent", "system": "System", "tool": "Tool"}
-# Whose words a message of each role holds, as the context text says it to the model.
-SPEAKER_WORDS = {"user": "user", "assistant": "the assistant", "system": "a system message", "tool": "a tool"}
+# Whose words a message of each role holds, and a remembered item from each other source (memory.trust's), as the
+# context text says it to the model.
+SPEAKER_WORDS = {"user": "user", "assistant": "the assistant", "system": "a system message", "tool": "a tool",
+                 trust.AGENT: "the agent's own note", trust.CORRECTION: "a correction"}
 FIELD_LABELS = {
     "subject": "About", "predicate": "Relation", "object": "Value", "confidence": "Confidence",
     "valid_from": "Since", "valid_until": "Until", "recorded_at": "Learnt", "expired_at": "Replaced",
@@ -126,7 +130,8 @@ def role_label(role: str) -> str:
 def speaker_words(role: str, *, label: str | None = None) -> str:
     """Return whose words a message holds, for the model: the name its turn is labelled with in a conversation
     between people ("Caroline"), else its role ("user", not "you": the model reads it, "the assistant"); a tool
-    or system message says so before any name it gives itself ("a tool (Caroline)")."""
+    or system message says so before any name it gives itself ("a tool (Caroline)"). A remembered item's source
+    reads the same way ("a tool (web_search)", "a correction")."""
     said = SPEAKER_WORDS.get(role, words(role))
     if not label:
         return said

@@ -103,6 +103,8 @@ def test_demo_fills_every_kind_of_memory_once(demo, client):
     preferences = {(p["preference"], p["status"])
                    for p in memory_selectors.item_list(user_id=user, kind="preferences")["items"]}
     assert ("likes window seats", "superseded") in preferences and ("likes aisle seats", "current") in preferences
+    assert [p.preference for p in memory_selectors.standing_instructions(user_id=user)] == [
+        "From now on, please remind me the evening before every meeting."]
     same_as = {(a, b): status for a, b, status, *_ in db.cypher_query(SAME_AS, {"u": user})[0]}
     assert same_as[("Jonathon Smith", "Jonathan Smith")] == "pending"
     assert same_as[("Marta", "Marta Ribeiro")] == "auto"
@@ -372,7 +374,7 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server, client):
 
     g = lambda name, *args, **kwargs: reverse(f"governance:{name}", args=args, kwargs=kwargs)  # noqa: E731
     me.visit("governance:overview", g("overview"), "Demo assistant", "Calendar helper", "Agents proposed 2 corrections",
-             shot="01-overview")
+             "Your standing instructions", "remind me the evening before every meeting", shot="01-overview")
     me.visit("governance:consent", g("consent"), "Calendar helper", "Reasoning traces",
              "withdrawn", shot="03-consent-ledger")
     me.visit("governance:consent_erase", g("consent_erase", "reasoning"), "Reasoning traces",
@@ -453,7 +455,7 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server, client):
     r = lambda name, *args: reverse(f"admin:{name}", args=args)  # noqa: E731
     person = f"?user={PERSON[0]}"
     superuser.visit("admin:index", r("index"), "Review", "Merge queue (2 pending)", "Fact timelines (2 to confirm)",
-                    "Proposed corrections (0 waiting)", "Held memory (3 waiting)", "Staff erasure",
+                    "Proposed corrections (0 waiting)", "Held memory (2 waiting)", "Staff erasure",
                     shot="19-admin-index")
     superuser.visit("admin:governance_erasure_request",
                     f"{r('governance_erasure_request')}{person}&reason=Asked+by+phone",

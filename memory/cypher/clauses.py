@@ -102,6 +102,15 @@ def moment(value: str) -> str:
             + value + " END")
 
 
+def stated_by(message: str, *said: str) -> str:
+    """Return whose words a statement drawn from `message` is (trust.item_source reads it): the message's role, or
+    'agent' when it came in the message's explicit fields, unless the person's own turn names what it is about (one
+    of the values `said`: the agent relaying their words)."""
+    named = " OR ".join("toLower(" + message + ".content) CONTAINS toLower(" + value + ")" for value in said)
+    return ("CASE WHEN " + message + ".explicit IS NULL THEN " + message + ".role WHEN " + message + ".role = 'user' AND ("
+            + named + ") THEN 'user' ELSE 'agent' END")
+
+
 def held_at(node: str) -> str:
     """Return the condition that a fact or preference held at $as_of, as far as is known now.
 

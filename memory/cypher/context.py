@@ -1,6 +1,6 @@
 """Cypher of the context: everything a context may use, read in one statement (memory.selectors.context_recall)."""
 
-from memory.cypher.clauses import CHAIN_WALK_MAX, CONVERSATION_TAIL, held_at, kept
+from memory.cypher.clauses import CHAIN_WALK_MAX, CONVERSATION_TAIL, held_at, kept, stated_by
 
 # How many rows the filtered index is asked for per row wanted: it ranks approximately, by quantised
 # vectors, so its candidates are re-ranked by exact cosine. 30 gave recall@10 1.000 against the exact
@@ -8,20 +8,46 @@ from memory.cypher.clauses import CHAIN_WALK_MAX, CONVERSATION_TAIL, held_at, ke
 VECTOR_SEARCH_OVERFETCH = 30
 
 
-def _held(*, label: str, node: str, limit: str, fields: str, name: str) -> str:
+def _support(*said: str) -> str:
+    """Return whose words a statement of an item is, `said` what it is about, and the tool a tool message names
+    (memory.context says it beside the item)."""
+    return "{by: " + stated_by("source", *said) + ", tool: source.tool_name}"
+
+
+def _holding(*, label: str, node: str) -> str:
+    """Return the condition that a fact or preference holds now (or held at $as_of) and is kept."""
+    return ("((($as_of IS NULL AND " + node + ".status = 'current') OR ($as_of IS NOT NULL AND " + held_at(node)
+            + ")) AND " + kept(label=label, node=node) + ")")
+
+
+def _held(*, label: str, node: str, limit: str, fields: str, name: str, said: tuple[str, ...],
+          where: str = "true") -> str:
     """Return the section of the facts or preferences that hold now (or held at $as_of), the most similar first,
-    each with the message it was first extracted from."""
+    each with the message it was first extracted from and whose words its statements are."""
     return """
 CALL () {
   WITH $sections.long_term AS wanted WHERE wanted
   MATCH (""" + node + ":" + label + """ {user_id: $user_id})
-  WHERE (($as_of IS NULL AND """ + node + """.status = 'current') OR ($as_of IS NOT NULL AND """ + held_at(node) + """))
-    AND """ + kept(label=label, node=node) + """
+  WHERE """ + _holding(label=label, node=node) + """ AND """ + where + """
   WITH """ + node + """, CASE WHEN """ + node + """.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(""" + node + """.embedding, $embedding) END AS score
   ORDER BY score DESC LIMIT $""" + limit + """
   OPTIONAL MATCH (""" + node + """)-[:EXTRACTED_FROM]->(source:Message)
-  WITH """ + node + """, score, collect(source.uid)[0] AS message_uid ORDER BY score DESC
-  RETURN collect(""" + node + """ {""" + fields + """, similarity: score, message_uid: message_uid}) AS """ + name + """
+  WITH """ + node + """, score, collect(source.uid)[0] AS message_uid, collect(""" + _support(*(node + "." + value for value in said)) + """) AS supports
+  ORDER BY score DESC
+  RETURN collect(""" + node + """ {""" + fields + """, similarity: score, message_uid: message_uid, supports: supports,
+                corrected: """ + node + """.corrected_by IS NOT NULL}) AS """ + name + """
+}"""
+
+
+# The person's standing instructions (preferences of trust.INSTRUCTION's category), oldest first: each bears on every
+# answer, whatever the question.
+_INSTRUCTIONS_SECTION = """
+CALL () {
+  WITH $sections.long_term AS wanted WHERE wanted
+  MATCH (i:Preference {user_id: $user_id})
+  WHERE i.category = $instruction AND """ + _holding(label="Preference", node="i") + """
+  WITH i ORDER BY i.valid_from, i.uid LIMIT $instructions_limit
+  RETURN collect(i {.uid, .preference, .valid_from}) AS instructions
 }"""
 
 
@@ -97,9 +123,15 @@ CALL () {
     WHERE 'Entity' IN labels(n) AND n.user_id = $user_id AND r.valid_until IS NULL AND """ + kept(label="Entity", node="n") + """
     RETURN collect(DISTINCT {type: r.type, name: n.name, outgoing: startNode(r) = e})[..5] AS related
   }
-  WITH e, score, related ORDER BY score DESC
+  CALL (e) {  // whose words name it: the person's, when any of their turns does (found at the first), else every other
+    RETURN CASE WHEN EXISTS { MATCH (source:Message {role: 'user'})-[:MENTIONS]->(e)
+                              WHERE source.explicit IS NULL OR toLower(source.content) CONTAINS toLower(e.name) }
+      THEN [{by: 'user', tool: null}]
+      ELSE COLLECT { MATCH (source:Message)-[:MENTIONS]->(e) RETURN DISTINCT """ + _support("e.name") + """ AS support } END AS supports
+  }
+  WITH e, score, related, supports ORDER BY score DESC
   RETURN collect({uid: e.uid, name: e.name, type: e.type, aliases: coalesce(e.aliases, []), similarity: score,
-                  related: related}) AS entities
+                  related: related, supports: supports, corrected: e.corrected_by IS NOT NULL}) AS entities
 }"""
 
 # Completed traces of similar tasks, each with its first steps.
@@ -118,7 +150,8 @@ CALL () {
   }
   RETURN collect(t {.uid, .task, .outcome, .success, similarity: score, steps: steps}) AS traces
 }
-RETURN next_seq, recent, vector, time, fulltext, neighbours, messages, facts, preferences, entities, traces
+RETURN next_seq, recent, vector, time, fulltext, neighbours, messages, facts, preferences, instructions, entities,
+       traces
 """
 
 
@@ -140,11 +173,11 @@ def _context_read(*, scan: str, vector_branch: str, time_branch: str) -> str:
             + _branch(name="vector", when="", found=vector_branch)
             + _branch(name="time", when=" AND $after IS NOT NULL", found=time_branch)
             + _RECALLED_SECTIONS
-            + _held(label="Fact", node="f", limit="facts_limit", name="facts",
+            + _held(label="Fact", node="f", limit="facts_limit", name="facts", said=("subject", "object"),
                     fields=".uid, .subject, .predicate, .object, .valid_from, .valid_until, .recorded_at")
-            + _held(label="Preference", node="p", limit="preferences_limit", name="preferences",
-                    fields=".uid, .category, .preference, .valid_from")
-            + _ENTITIES_SECTION + _TRACES_SECTION)
+            + _held(label="Preference", node="p", limit="preferences_limit", name="preferences", said=("topic",),
+                    fields=".uid, .category, .preference, .valid_from", where="coalesce(p.category, '') <> $instruction")
+            + _INSTRUCTIONS_SECTION + _ENTITIES_SECTION + _TRACES_SECTION)
 
 
 # Recall's vector branches, scanning the person's messages exactly: all of them, and those said in

@@ -5,17 +5,17 @@ Items past their retention are left out of every read, whether or not the period
 (clauses.kept).
 """
 
-from memory.cypher.clauses import NODES_DELETE, expired, kept, kept_since, retention_cutoff, statement_group
+from memory.cypher.clauses import (NODES_DELETE, expired, kept, kept_since, retention_cutoff, stated_by,
+                                   statement_group)
 from memory.cypher.messages import EXPIRED_MESSAGES_FORGET, MESSAGE_FORGET
 from portal.graphdb import quoted
 
 
-# Whose words each statement of a derived item is (trust.item_source reads them): the message's role, or the agent's
-# when it came in the message's explicit fields.
-_STATED_BY = "CASE WHEN m.explicit IS NULL THEN m.role ELSE 'agent' END"
-_SUPPORTS = {"Fact": "[(n)-[:EXTRACTED_FROM]->(m:Message) | " + _STATED_BY + "]",
-             "Preference": "[(n)-[:EXTRACTED_FROM]->(m:Message) | " + _STATED_BY + "]",
-             "Entity": "[(m:Message)-[:MENTIONS]->(n) | " + _STATED_BY + "]"}
+# Whose words each statement of a derived item is (trust.item_source reads them), and what a turn relaying the
+# person's words names.
+_SUPPORTS = {"Fact": "[(n)-[:EXTRACTED_FROM]->(m:Message) | " + stated_by("m", "n.subject", "n.object") + "]",
+             "Preference": "[(n)-[:EXTRACTED_FROM]->(m:Message) | " + stated_by("m", "n.topic") + "]",
+             "Entity": "[(m:Message)-[:MENTIONS]->(n) | " + stated_by("m", "n.name") + "]"}
 
 
 def _projection(label: str, fields: tuple[str, ...]) -> str:

@@ -101,3 +101,11 @@ MATCH (n:Preference {user_id: $user_id}) WHERE toLower(n.category + ' ' + n.pref
 RETURN n.uid AS uid, n {.category, .preference, .status} AS item ORDER BY n.valid_from DESC LIMIT $limit
 """
 
+
+# The person's standing instructions that hold now, within retention, oldest first (memory.context serves them too).
+STANDING_INSTRUCTIONS = """
+MATCH (p:Preference {user_id: $user_id})
+WHERE p.category = $instruction AND p.status = 'current' AND """ + kept(label="Preference", node="p") + """
+RETURN p AS preference
+ORDER BY p.valid_from, p.uid
+"""

@@ -84,7 +84,8 @@ date), else null.
 When the user states something about themselves, the subject is "user". When anyone else speaks, their
 "I" is themselves, never the user: an assistant's "I live in Porto" states nothing about the user.
 Preferences: only the user's own likes, dislikes and standing instructions, said by the user, with a short
-category (food, travel, communication, style, schedule, technology, entertainment, general), the topic
+category (food, travel, communication, style, schedule, technology, entertainment, general; instruction for a
+rule the user sets on how the assistant serves them from now on, kept in the user's words), the topic
 (what it is about, a short lower-case phrase such as "curry for lunch") and its polarity.
 Never output a relation or fact that the message negates ("did not join" yields nothing).
 Earlier turns only help resolve references; extract only what the message itself states.

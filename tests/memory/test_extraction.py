@@ -110,8 +110,17 @@ def test_preferences_by_category_and_never_positive_when_negated():
     assert found == {
         ("travel", "prefers aisle seats on long flights", "aisle seats on long flights", "positive"),
         ("food", "dislikes spicy food", "spicy food", "negative"),
-        ("style", "always answer in short bullet points", "answer in short bullet points", "positive"),
+        ("instruction", "Please always answer in short bullet points.", "please always answer in short bullet points",
+         "positive"),
     }
+
+
+def test_a_standing_instruction_is_kept_in_the_persons_words_and_is_no_other_preference():
+    text = "I love Lisbon. From now on, please book me aisle seats, I hate the middle. Never give up!"
+    assert [(p.category, p.preference) for p in extract(text).preferences] == [
+        ("general", "likes Lisbon"),
+        ("instruction", "From now on, please book me aisle seats, I hate the middle.")]
+    assert extract(text, role="assistant").preferences == []
 
 
 @pytest.mark.parametrize(

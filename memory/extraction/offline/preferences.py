@@ -2,6 +2,7 @@
 
 import re
 
+from memory import trust
 from memory.extraction import english
 from memory.extraction.results import ExtractedPreference
 from memory.extraction.rules import PREFERENCE_FORMS, REFERENCE_TOPIC, REQUEST_TOPIC, TOPIC_END, preference_topic
@@ -25,10 +26,19 @@ SHOWN = re.compile(r"\b(?:pics?|pictures?|photos?|photographs?|snaps?|looks?|loo
 
 
 def stated_preferences(text: str, *, before: str = "") -> list[ExtractedPreference]:
-    """Return the preferences `text` states, in the order it states them; `before` is the turn it answers."""
-    found = []
+    """Return the preferences `text` states, in the order it states them; `before` is the turn it answers.
+
+    A sentence that sets a rule for how the assistant serves the person from now on is their standing instruction,
+    kept in their words, and no other preference.
+    """
+    rules = trust.standing_instructions(text)
+    found = [(start, ExtractedPreference(category=trust.INSTRUCTION, preference=text[start:end].strip(),
+                                         confidence=PREFERENCE_CONFIDENCE, topic=preference_topic(text[start:end]),
+                                         polarity="positive")) for start, end in rules]
     for form in PREFERENCE_FORMS:
         for match in form.pattern.finditer(text):
+            if any(start <= match.start() < end for start, end in rules):
+                continue
             said = match.group("topic") if "topic" in form.pattern.groupindex else None
             topic = (said or TOPIC_END.split(text[match.end():], maxsplit=1)[0]).strip(" ,")
             if not topic or REFERENCE_TOPIC.match(topic) or REQUEST_TOPIC.search(topic) or NOT_A_TOPIC.search(topic):

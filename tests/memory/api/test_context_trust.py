@@ -1,9 +1,11 @@
 """The context says whose words each item holds, and leaves out what the agent or its tools wrote for a model."""
 
 import pytest
+from django.test import Client
 
 from memory import ingest
 from memory.context import CONTEXT_BEGIN, CONTEXT_END
+from tests.support.api import say
 
 pytestmark = pytest.mark.django_db
 
@@ -95,3 +97,48 @@ def test_a_trace_whose_text_is_flagged_stays_out(granted):
                     min_relevance=0)
     traces = [item["text"] for item in body["items"] if item["type"] == "trace"]
     assert traces == ["Pay the Globex invoice -> Paid 300 euros by bank transfer (succeeded)"]
+
+
+def test_a_fact_preference_or_entity_says_whose_words_it_is_unless_the_persons_own(granted):
+    subject, _, client = granted
+    _converse(client, subject.user_id, "s1", ("user", "I work at Northwind Traders in Porto."))
+    say(client, subject.user_id, "CRM record: Globex Corporation, account manager Dana Whitfield.", session="s2",
+        role="tool", tool_name="crm_lookup")
+    say(client, subject.user_id, "Noted for the Globex account.", session="s3", role="assistant",
+        facts=[{"subject": "Globex Corporation", "predicate": "MANAGED_BY", "object": "Dana Whitfield"}],
+        preferences=[{"category": "travel", "preference": "likes window seats on trains"}])
+    body = _context(client, subject.user_id, "Who manages Globex, where do I work, and which seats do I like?",
+                    include={"history": False}, min_relevance=0)
+    lines = {item["text"]: item["provenance"]["source"] for item in body["items"] if item["type"] != "message"}
+    assert lines["the agent's own note: Globex Corporation managed by Dana Whitfield"] == "agent", lines
+    assert lines["the agent's own note: [travel] likes window seats on trains"] == "agent", lines
+    assert lines["user works at Northwind Traders"] == "person", lines
+    assert lines["Northwind Traders (ORGANIZATION)"] == "person", lines
+    assert any(text.startswith("a tool (crm_lookup): Dana Whitfield (PERSON)") and source == "tool"
+               for text, source in lines.items()), lines
+
+
+def test_the_persons_standing_instruction_is_served_in_its_own_section_whatever_is_asked_until_revoked(granted):
+    subject, _, client = granted
+    rule = "From now on, please answer me in British English and keep answers short."
+    _converse(client, subject.user_id, "s1", ("user", f"I'm planning a trip to Lisbon. {rule}"),
+              ("user", "I love pastel de nata."))
+    body = _context(client, subject.user_id, "What is the capital of Norway?", include={"history": False})
+    lines = body["context"].split("\n")
+    assert lines[1:3] == ["The user's standing instructions:", f"- {rule}"], lines
+    instruction = body["items"][0]
+    assert instruction["type"] == "preference" and instruction["provenance"]["standing_instruction"] is True
+    preferences = client.get(f"/api/v1/users/{subject.user_id}/preferences/").json()["items"]
+    assert [p["category"] for p in preferences if p["preference"] == rule] == ["instruction"]
+    assert "likes pastel de nata" in [p["preference"] for p in preferences]
+    none = _context(client, subject.user_id, "What is the capital of Norway?", include={"history": False},
+                    limits={"instructions": 0})
+    assert rule not in none["context"]
+    person = Client()
+    person.force_login(subject.account)
+    overview = person.get("/me/").content.decode()
+    assert rule in overview and f"/me/memory/preferences/{instruction['id']}/forget/" in overview
+    assert person.post(f"/me/memory/preferences/{instruction['id']}/forget/").status_code == 302
+    assert rule not in person.get("/me/").content.decode()
+    after = _context(client, subject.user_id, "What is the capital of Norway?", include={"history": False})
+    assert "standing instructions" not in after["context"] and rule not in after["context"]

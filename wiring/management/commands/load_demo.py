@@ -109,6 +109,8 @@ BEFORE_THE_MOVE = (
     Session("week-6-calendar", 19, CALENDAR["agent_id"], [
         ("user", "Put my first day at the new job on my calendar for Monday at ten."),
         ("assistant", "Added for Monday at 10:00."),
+        ("user", "From now on, please remind me the evening before every meeting."),
+        ("assistant", "I will."),
     ]),
 )
 LAST_WEEK = Session("week-8-train", 3, ASSISTANT["agent_id"], [
