@@ -10,7 +10,7 @@ VECTOR_SEARCH_OVERFETCH = 30
 
 def _held(*, label: str, node: str, limit: str, fields: str, name: str) -> str:
     """Return the section of the facts or preferences that hold now (or held at $as_of), the most similar first,
-    each with the message it was first extracted from."""
+    each with the messages it was extracted from, the first said first."""
     return """
 CALL () {
   WITH $sections.long_term AS wanted WHERE wanted
@@ -19,9 +19,10 @@ CALL () {
     AND """ + kept(label=label, node=node) + """
   WITH """ + node + """, CASE WHEN """ + node + """.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(""" + node + """.embedding, $embedding) END AS score
   ORDER BY score DESC LIMIT $""" + limit + """
-  OPTIONAL MATCH (""" + node + """)-[:EXTRACTED_FROM]->(source:Message)
-  WITH """ + node + """, score, collect(source.uid)[0] AS message_uid ORDER BY score DESC
-  RETURN collect(""" + node + """ {""" + fields + """, similarity: score, message_uid: message_uid}) AS """ + name + """
+  OPTIONAL MATCH (""" + node + """)-[said:EXTRACTED_FROM]->(source:Message)
+  WITH """ + node + """, score, source ORDER BY said.key, source.uid
+  WITH """ + node + """, score, collect(source.uid) AS message_uids ORDER BY score DESC
+  RETURN collect(""" + node + """ {""" + fields + """, similarity: score, message_uids: message_uids}) AS """ + name + """
 }"""
 
 

@@ -80,3 +80,18 @@ def test_an_undone_merge_stays_undone_when_more_is_said(granted):
     found = _preferences(user)
     assert found["likes getting lost in fantasy stories"]["status"] == "current"
     assert found["likes fantasy"]["said"] == [["I like fantasy.", False], ["I love fantasy.", False]]
+
+
+def test_a_liking_in_the_context_names_the_turn_of_each_statement(granted):
+    subject, _, client = granted
+    user = subject.user_id
+    uids = _said(client, user, [SAID[0], SAID[2]])
+    _extract(user, uids[::-1])
+    response = client.post("/api/v1/context", {"user_id": user, "query": "What does the user love to read?",
+                                               "include": {"history": False}, "min_relevance": 0},
+                           format="json")
+    assert response.status_code == 200, response.content
+    liking = next(item for item in response.json()["items"] if item["type"] == "preference")
+    assert liking["text"].endswith("likes fantasy")
+    assert liking["provenance"]["message_uids"] == uids
+    assert liking["provenance"]["message_uid"] == uids[0]
