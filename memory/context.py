@@ -241,11 +241,11 @@ def _messages_scored(recall: dict, *, question: Question, speaker: str | None, t
 
 
 def _from_messages(items: list[dict], said: dict[str, float]) -> list[dict]:
-    """Let a fact or preference score as high as the recalled message it was drawn from scores on its own:
+    """Let a fact or preference score as high as the best recalled message it was drawn from scores on its own:
     what a relevant turn states is relevant, and costs fewer tokens than the turn (which, once in the
     context, makes it redundant)."""
     for item in items:
-        source = said.get(item["provenance"]["message_uid"], 0.0)
+        source = max((said.get(uid, 0.0) for uid in item["provenance"]["message_uids"]), default=0.0)
         if source > item["score"]:
             item["score"] = source
             item["provenance"]["as_relevant_as_its_message"] = True
@@ -365,7 +365,8 @@ def _fact_item(f: dict, *, question: Question, today: date) -> dict:
         text += f" (until {_said(f['valid_until'], today) or 'today'})"
     return {"id": f["uid"], "type": "fact", "score": round(scored["score"], 4), "text": text, "section": FACTS.name,
             "subject": f["subject"], "object": f["object"],
-            "provenance": {"message_uid": f["message_uid"], "recorded_at": f["recorded_at"], "source": source,
+            "provenance": {"message_uid": next(iter(f["message_uids"]), None), "message_uids": f["message_uids"],
+                           "recorded_at": f["recorded_at"], "source": source,
                            "relevance": _without_score(scored)}}
 
 
@@ -377,7 +378,8 @@ def _preference_item(p: dict, *, question: Question) -> dict:
     source, whose = _whose(p)
     return {"id": p["uid"], "type": "preference", "score": round(score, 4), "section": PREFERENCES.name,
             "text": whose + text,
-            "provenance": {"message_uid": p["message_uid"], "valid_from": p["valid_from"], "source": source,
+            "provenance": {"message_uid": next(iter(p["message_uids"]), None), "message_uids": p["message_uids"],
+                           "valid_from": p["valid_from"], "source": source,
                            "relevance": _without_score(scored)}}
 
 

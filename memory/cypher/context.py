@@ -23,7 +23,7 @@ def _holding(*, label: str, node: str) -> str:
 def _held(*, label: str, node: str, limit: str, fields: str, name: str, said: tuple[str, ...],
           where: str = "true") -> str:
     """Return the section of the facts or preferences that hold now (or held at $as_of), the most similar first,
-    each with the message it was first extracted from and whose words its statements are."""
+    each with the messages it was extracted from (the first said first) and whose words its statements are."""
     return """
 CALL () {
   WITH $sections.long_term AS wanted WHERE wanted
@@ -31,10 +31,12 @@ CALL () {
   WHERE """ + _holding(label=label, node=node) + """ AND """ + where + """
   WITH """ + node + """, CASE WHEN """ + node + """.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(""" + node + """.embedding, $embedding) END AS score
   ORDER BY score DESC LIMIT $""" + limit + """
-  OPTIONAL MATCH (""" + node + """)-[:EXTRACTED_FROM]->(source:Message)
-  WITH """ + node + """, score, collect(source.uid)[0] AS message_uid, collect(""" + _support(*(node + "." + value for value in said)) + """) AS supports
+  OPTIONAL MATCH (""" + node + """)-[said:EXTRACTED_FROM]->(source:Message)
+  WITH """ + node + """, score, source ORDER BY said.key, source.uid
+  WITH """ + node + """, score, collect(source.uid) AS message_uids,
+       collect(CASE WHEN source IS NOT NULL THEN """ + _support(*(node + "." + value for value in said)) + """ END) AS supports
   ORDER BY score DESC
-  RETURN collect(""" + node + """ {""" + fields + """, similarity: score, message_uid: message_uid, supports: supports,
+  RETURN collect(""" + node + """ {""" + fields + """, similarity: score, message_uids: message_uids, supports: supports,
                 corrected: """ + node + """.corrected_by IS NOT NULL}) AS """ + name + """
 }"""
 

@@ -1,6 +1,9 @@
 """Word lists of general English that the offline extractor reads: cue words, not names."""
 
 TITLES = {"dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame", "lord", "lady", "rev", "sen", "rep", "gov", "capt"}
+# The same titles written out, and kin, before a name: "Doctor Strange", "Aunt May", "Captain Marvel".
+TITLE_WORDS = {"doctor", "professor", "captain", "colonel", "sergeant", "detective", "officer", "judge", "senator",
+               "governor", "mayor", "uncle", "aunt", "auntie", "grandma", "grandpa", "cousin"}
 
 CORPORATE_SUFFIXES = {
     "corp", "corporation", "inc", "incorporated", "ltd", "limited", "llc", "plc", "gmbh", "ag", "sa", "nv",

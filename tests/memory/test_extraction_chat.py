@@ -51,6 +51,8 @@ def test_preference_categories_and_a_second_clause_of_the_same_liking():
     ('I loved "Becoming Nicole" by Amy Ellis Nutt.', {"Becoming Nicole": "OBJECT", "Amy Ellis Nutt": "PERSON"}),
     ('Yeah totally! "Brave" by Sara Bareilles means a lot to me.', {"Brave": "OBJECT", "Sara Bareilles": "PERSON"}),
     ("It's playing at Alamo Drafthouse Cinema South Lamar.", {"Alamo Drafthouse Cinema South Lamar": "LOCATION"}),
+    ("It ends with a visit from Doctor Strange.", {"Doctor Strange": "PERSON"}),
+    ("We got a card from Aunt Zainab.", {"Aunt Zainab": "PERSON"}),
 ])
 def test_chat_names_are_typed_by_what_they_are(text, expected):
     assert types(extract(text)) == expected

@@ -16,6 +16,8 @@ SAID = [
     ("2025-01-04", "I really enjoy horror movies."),
     ("2025-01-05", "I love dance."),
     ("2025-01-06", "I love scary films."),
+    ("2025-01-07", "I love cats."),
+    ("2025-01-08", "I love kittens."),
 ]
 
 
@@ -46,12 +48,13 @@ def test_one_liking_in_other_words_is_one_current_node_with_every_statement(gran
     in_order = graph_snapshot(user)
     found = _preferences(user)
     assert {text for text, p in found.items() if p["status"] == "current"} == {
-        "likes fantasy", "likes contemporary dance", "likes horror movies", "likes dance"}
+        "likes fantasy", "likes contemporary dance", "likes horror movies", "likes dance", "likes cats"}
     assert found["likes fantasy"]["said"] == [["I love fantasy.", False], ["I love getting lost in fantasy stories.", True]]
     assert found["likes getting lost in fantasy stories"] == {
         "status": "superseded", "reason": "duplicate", "into": "likes fantasy",
         "said": [["I love getting lost in fantasy stories.", False]]}
     assert (found["likes scary films"]["reason"], found["likes scary films"]["into"]) == ("duplicate", "likes horror movies")
+    assert (found["likes kittens"]["reason"], found["likes kittens"]["into"]) == ("duplicate", "likes cats")
 
     for order in (uids[::-1], uids[1::2] + uids[::2]):
         memory_forget(user)
@@ -80,3 +83,18 @@ def test_an_undone_merge_stays_undone_when_more_is_said(granted):
     found = _preferences(user)
     assert found["likes getting lost in fantasy stories"]["status"] == "current"
     assert found["likes fantasy"]["said"] == [["I like fantasy.", False], ["I love fantasy.", False]]
+
+
+def test_a_liking_in_the_context_names_the_turn_of_each_statement(granted):
+    subject, _, client = granted
+    user = subject.user_id
+    uids = _said(client, user, [SAID[0], SAID[2]])
+    _extract(user, uids[::-1])
+    response = client.post("/api/v1/context", {"user_id": user, "query": "What does the user love to read?",
+                                               "include": {"history": False}, "min_relevance": 0},
+                           format="json")
+    assert response.status_code == 200, response.content
+    liking = next(item for item in response.json()["items"] if item["type"] == "preference")
+    assert liking["text"].endswith("likes fantasy")
+    assert liking["provenance"]["message_uids"] == uids
+    assert liking["provenance"]["message_uid"] == uids[0]

@@ -194,9 +194,8 @@ class NameReader:
         titled = run[0].kind == "title"
         name = self.text[run[1].start:end] if titled and len(run) > 1 else surface
         aliases = [surface] if titled else []
-
-        if titled or run[0].kind == "initial":
-            return Name(start, end, surface, name, "PERSON", STRONG_CUE, aliases)
+        if titled or run[0].kind == "initial" or any(t.text in QUOTES for t in run):
+            return Name(start, end, surface, name, "PERSON", STRONG_CUE, aliases)  # "Dr. Ng", 'Jocinda "Jo" Fowler'
         if _quoted(sentence, index, len(run)) or _rated(sentence, index + len(run)) or SHOWING.match(self.text[end:]):
             return Name(start, end, surface, name, "OBJECT", STRONG_CUE, aliases)  # a title: "Becoming Nicole", "Moonfall (PG-13)"
         if len(run) == 1 and run[0].kind == "initialism":
@@ -204,8 +203,9 @@ class NameReader:
         own = next((cue.type for cue in WORD_CUES if cue.fits(words)), None)
         if own is not None:
             return Name(start, end, surface, name, own, STRONG_CUE, aliases + _venue_short_forms(run, self.text))
-        extension = _place_or_thing_after(sentence[index + len(run):])
-        if extension:
+        if len(words) > 1 and words[0] in english.TITLE_WORDS:
+            return Name(start, end, surface, name, "PERSON", STRONG_CUE, aliases)
+        if extension := _place_or_thing_after(sentence[index + len(run):]):
             kind, last = extension
             full = self.text[start:last.end]
             return Name(start, last.end, full, full, kind, STRONG_CUE, [name])

@@ -277,8 +277,8 @@ class Command(BaseCommand):
                     raise CommandError(f"Context answered {status}: {body}")
                 ranked = [mapping[item["id"]] for item in body["items"]
                           if item["type"] == "message" and item["id"] in mapping]
-                sources = [mapping.get(item["provenance"].get("message_uid")) for item in body["items"]
-                           if item["type"] in ("fact", "preference")]
+                sources = [mapping.get(uid) for item in body["items"] if item["type"] in ("fact", "preference")
+                           for uid in item["provenance"]["message_uids"]]
                 answers.append({"conversation": conversation["id"], "question": number,
                                 "category": question["category"],
                                 "evidence": question["evidence"], "ranked": ranked,
