@@ -256,9 +256,7 @@ OPENAI_API_KEY = env("OPENAI_API_KEY", default="")
 OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="")
 OPENAI_EMBEDDING_MODEL = env("OPENAI_EMBEDDING_MODEL", default="text-embedding-3-small")
 OPENAI_EMBEDDING_DIMENSIONS = env.int("OPENAI_EMBEDDING_DIMENSIONS", default=1536)
-# The int8 MiniLM by default: twice as fast per query as the float one (`minilm`) with no drop in the quality gate
-# (docs/benchmarks.md, "The int8 encoder as the default").
-EMBEDDER = env("EMBEDDER", default="openai" if OPENAI_API_KEY else "minilm-int8")
+EMBEDDER = env("EMBEDDER", default="openai" if OPENAI_API_KEY else "minilm")
 
 # The authorization server MCP clients connect through (django-oauth-toolkit): OAuth 2.1, i.e. the
 # authorization code with PKCE (S256) only, dynamic client registration open to any client (each connection
