@@ -35,6 +35,7 @@ UNWIND row.messages AS m
 CREATE (n:Message {uid: m.uid, user_id: row.user_id, role: m.role, content: m.content,
                    seq: m.seq, content_hash: m.uid, agent_id: 'bench-vector-search', created_at: m.created_at,
                    extraction_status: 'done'})
+WITH c, n, m
 CALL db.create.setNodeVectorProperty(n, 'embedding', m.embedding)  // as the worker stores it
 CREATE (c)-[:HAS_MESSAGE]->(n)
 """ + SEED_CHAIN
