@@ -66,9 +66,11 @@ CREATE (u)-[:HAS_CONVERSATION]->(c)
 WITH c, row
 UNWIND range(0, size(row.messages) - 1) AS i
 WITH c, row, i, row.messages[i] AS m
-CREATE (n:Message {uid: m.uid, user_id: row.user_id, role: 'user', content: m.content, embedding: m.embedding,
+CREATE (n:Message {uid: m.uid, user_id: row.user_id, role: 'user', content: m.content,
                    seq: i + 1, content_hash: m.uid, agent_id: $agent_id, extraction_status: 'done',
                    created_at: datetime($start) + duration({seconds: row.offset + i})})
+WITH c, n, m
+CALL db.create.setNodeVectorProperty(n, 'embedding', m.embedding)  // as the worker stores it
 CREATE (c)-[:HAS_MESSAGE]->(n)
 """ + SEED_CHAIN
 

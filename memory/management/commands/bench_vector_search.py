@@ -32,9 +32,11 @@ MERGE (c:Conversation {user_id: row.user_id, session_id: row.session_id})
 MERGE (u)-[:HAS_CONVERSATION]->(c)
 WITH c, row
 UNWIND row.messages AS m
-CREATE (n:Message {uid: m.uid, user_id: row.user_id, role: m.role, content: m.content, embedding: m.embedding,
+CREATE (n:Message {uid: m.uid, user_id: row.user_id, role: m.role, content: m.content,
                    seq: m.seq, content_hash: m.uid, agent_id: 'bench-vector-search', created_at: m.created_at,
                    extraction_status: 'done'})
+WITH c, n, m
+CALL db.create.setNodeVectorProperty(n, 'embedding', m.embedding)  // as the worker stores it
 CREATE (c)-[:HAS_MESSAGE]->(n)
 """ + SEED_CHAIN
 
