@@ -250,10 +250,12 @@ class Command(BaseCommand):
     def _load(self, port, subjects, clients, requests, makes):
         """Send `requests` requests of each kind in `makes` (name: request maker) from `clients` threads, each
         on its own keep-alive connection (so one gunicorn worker serves it) sending the kinds in turn; return
-        each kind's latency percentiles in ms. Before the timed requests, each connection warms its worker as
+        each kind's latency percentiles in ms, and for each kind after the first the percentiles of its latency
+        minus the first kind's in the same turn of the same client (`minus_<first>`: the difference with the
+        moment's load taken out, as far as two requests in a row share it). Before the timed requests, each connection warms its worker as
         steady use has: one context that reads nothing for every person (their token, grant, consent and
         retention then come from the process's cache), and 20 requests of each kind."""
-        latencies, errors, timed_from = defaultdict(list), defaultdict(list), []
+        turns, errors, timed_from = [], defaultdict(list), []
         per_client = max(requests // clients, 1)
         warmed = threading.Barrier(clients, action=lambda: timed_from.append(time.monotonic()))
 
@@ -280,8 +282,10 @@ class Command(BaseCommand):
                 warmed.wait()  # the connection waits here for the others: gunicorn keeps it open (--keep-alive)
             try:
                 for _ in range(per_client):
+                    turn = {}
                     for name, make in makes.items():
-                        latencies[name].append(send(conn, name, *make(rnd)))
+                        turn[name] = send(conn, name, *make(rnd))
+                    turns.append(turn)
             except (OSError, http.client.HTTPException) as exc:  # a client that lost its connection is counted
                 errors[name].append(type(exc).__name__)
             conn.close()
@@ -292,8 +296,11 @@ class Command(BaseCommand):
         for t in threads:
             t.join()
         elapsed = time.monotonic() - timed_from[0]
-        return {name: {**percentiles(latencies[name]), "rps": round(len(latencies[name]) / elapsed, 1),
-                       "errors": len(errors[name])} for name in makes}
+        first = next(iter(makes))
+        return {name: {**percentiles([turn[name] for turn in turns]), "rps": round(len(turns) / elapsed, 1),
+                       "errors": len(errors[name]), **({} if name == first else {
+                           f"minus_{first}": percentiles([turn[name] - turn[first] for turn in turns])})}
+                for name in makes}
 
     def _recall(self, subjects, count):
         """Return recall@10 of the context's message vector branch (selectors.messages_nearest) against exact
