@@ -260,14 +260,10 @@ class Command(BaseCommand):
         warmed = threading.Barrier(clients, action=lambda: timed_from.append(time.monotonic()))
 
         def send(conn, name, path, payload, headers=None):
-            started = time.perf_counter()
-            conn.request("POST", path, json.dumps(payload), {
-                "Authorization": f"Bearer {self.token}", "Content-Type": "application/json", **(headers or {})})
-            response = conn.getresponse()
-            body = response.read()
-            if response.status >= 300 or b'"isError":true' in body or b'"error":{' in body:  # MCP fails in a 200
-                errors[name].append(response.status)
-            return (time.perf_counter() - started) * 1000
+            latency, failed = self._post(conn, path, payload, headers)
+            if failed:
+                errors[name].append(failed)
+            return latency
 
         def client(seed):
             rnd = random.Random(seed)
@@ -301,6 +297,16 @@ class Command(BaseCommand):
                        "errors": len(errors[name]), **({} if name == first else {
                            f"minus_{first}": percentiles([turn[name] - turn[first] for turn in turns])})}
                 for name in makes}
+
+    def _post(self, conn, path, payload, headers=None) -> tuple[float, int | None]:
+        """Send one request on the connection; return its latency in ms and its status if it failed."""
+        started = time.perf_counter()
+        conn.request("POST", path, json.dumps(payload), {
+            "Authorization": f"Bearer {self.token}", "Content-Type": "application/json", **(headers or {})})
+        response = conn.getresponse()
+        body = response.read()
+        failed = response.status >= 300 or b'"isError":true' in body or b'"error":{' in body  # MCP fails in a 200
+        return (time.perf_counter() - started) * 1000, response.status if failed else None
 
     def _recall(self, subjects, count):
         """Return recall@10 of the context's message vector branch (selectors.messages_nearest) against exact
