@@ -1,6 +1,7 @@
 """The connected person's memory as MCP resources: one per kind (`memory://facts`), one per item
 (`memory://facts/<uid>`), read through the same operations as the tools item_list and item_get."""
 
+import json
 import re
 
 import mcp_types as types
@@ -25,11 +26,11 @@ def resources_for(caller: Caller) -> list[types.Resource]:
             for kind in KINDS]
 
 
-def resource_read(*, caller: Caller, uri: str) -> tuple[int, dict]:
-    """Read a memory resource as the tool item_list (a kind) or item_get (an item) would."""
+def resource_read(*, caller: Caller, uri: str) -> tuple[int, str]:
+    """Read a memory resource as the tool item_list (a kind) or item_get (an item) would: its status and JSON."""
     match = URI.fullmatch(uri)
     if match is None:
-        return 404, {"message": "No such resource; resources/list and resources/templates/list name them.",
-                     "extra": {"uri": uri}}
+        return 404, json.dumps({"message": "No such resource; resources/list and resources/templates/list name them.",
+                                "extra": {"uri": uri}}, ensure_ascii=False)
     arguments = {key: value for key, value in match.groupdict().items() if value is not None}
     return tool_call(caller=caller, name="item_get" if "uid" in arguments else "item_list", arguments=arguments)

@@ -90,12 +90,14 @@ async def _tools_list(ctx, params) -> types.ListToolsResult:
 async def _tool_call(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
     if params.name not in BY_NAME:
         raise MCPError(types.INVALID_PARAMS, f"Unknown tool {params.name!r}; tools/list names the tools.")
-    status, body = await _in_django(tool_call, caller=_caller.get(), name=params.name,
-                                    arguments=params.arguments or {})
-    failed = status >= 400
-    text = json.dumps({"status": status, **body} if failed else body, ensure_ascii=False)
-    return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
-                                structured_content=None if failed else body, is_error=failed)
+    status, answer = await _in_django(tool_call, caller=_caller.get(), name=params.name,
+                                      arguments=params.arguments or {})
+    body = json.loads(answer)
+    if status >= 400:
+        text = json.dumps({"status": status, **body}, ensure_ascii=False)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+    # The spec asks for the structured result in a text block too: the API's own JSON is that text, as sent.
+    return types.CallToolResult(content=[types.TextContent(type="text", text=answer)], structured_content=body)
 
 
 async def _resources_list(ctx, params) -> types.ListResourcesResult:
@@ -107,11 +109,12 @@ async def _resource_templates_list(ctx, params) -> types.ListResourceTemplatesRe
 
 
 async def _resource_read(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-    status, body = await _in_django(resources.resource_read, caller=_caller.get(), uri=str(params.uri))
+    status, answer = await _in_django(resources.resource_read, caller=_caller.get(), uri=str(params.uri))
     if status >= 400:
+        body = json.loads(answer)
         raise MCPError(types.INVALID_PARAMS, body["message"], {"status": status, **body})
     return types.ReadResourceResult(contents=[types.TextResourceContents(
-        uri=str(params.uri), mime_type="application/json", text=json.dumps(body, ensure_ascii=False))])
+        uri=str(params.uri), mime_type="application/json", text=answer)])
 
 
 def _input_schema(name: str) -> dict | None:

@@ -99,32 +99,36 @@ def tools_for(caller: Caller) -> list[Tool]:
     return [tool for tool in TOOLS if SCOPES[tool.name] in caller.scopes]
 
 
-def tool_call(*, caller: Caller, name: str, arguments: dict) -> tuple[int, dict]:
-    """Run the operation `name` for the caller and return its HTTP status and JSON body."""
+def tool_call(*, caller: Caller, name: str, arguments: dict) -> tuple[int, str]:
+    """Run the operation `name` for the caller and return its HTTP status and JSON answer, as the API sends them."""
     tool = BY_NAME[name]
     arguments = dict(arguments)
     if name not in NOBODY and "user_id" not in arguments:
         if caller.user_id is None:
-            return 400, {"message": "Give user_id: this agent is not connected to one person.",
-                         "extra": {"fields": {"user_id": ["This field is required."]}}}
+            return _refused("Give user_id: this agent is not connected to one person.",
+                            {"user_id": ["This field is required."]})
         arguments["user_id"] = caller.user_id
     path_values = {arg: arguments.pop(arg, None) for arg in tool.path_args}
     missing = sorted(arg for arg, value in path_values.items() if value is None)
     if missing:
-        return 400, {"message": f"Give {', '.join(missing)}.",
-                     "extra": {"fields": {arg: ["This field is required."] for arg in missing}}}
+        return _refused(f"Give {', '.join(missing)}.", {arg: ["This field is required."] for arg in missing})
     try:
         path = reverse(tool.route, kwargs={arg: str(value) for arg, value in path_values.items()})
     except NoReverseMatch:
-        return 400, {"message": f"Invalid {', '.join(tool.path_args)}: see the tool's input schema.",
-                     "extra": {"fields": {arg: ["Not a valid value."] for arg in tool.path_args}}}
+        return _refused(f"Invalid {', '.join(tool.path_args)}: see the tool's input schema.",
+                        {arg: ["Not a valid value."] for arg in tool.path_args})
     if tool.method in ("get", "delete"):
         return _dispatch(caller=caller, method=tool.method, path=path, query=arguments)
     return _dispatch(caller=caller, method=tool.method, path=path, body=arguments)
 
 
+def _refused(message: str, fields: dict) -> tuple[int, str]:
+    """Return a 400 in the API's error shape, for arguments the tool layer cannot map to a request."""
+    return 400, json.dumps({"message": message, "extra": {"fields": fields}}, ensure_ascii=False)
+
+
 def _dispatch(*, caller: Caller, method: str, path: str, query: dict | None = None,
-              body: dict | None = None) -> tuple[int, dict]:
+              body: dict | None = None) -> tuple[int, str]:
     """Answer the request as the API would, without leaving the process."""
     data = json.dumps(body).encode() if body is not None else b""
     request = WSGIRequest({
@@ -137,7 +141,7 @@ def _dispatch(*, caller: Caller, method: str, path: str, query: dict | None = No
     match = resolve(request.path_info)
     response = match.func(request, *match.args, **match.kwargs)
     response.render()
-    return response.status_code, json.loads(response.content)
+    return response.status_code, response.content.decode()
 
 
 def _query_value(value) -> str:

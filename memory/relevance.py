@@ -8,9 +8,9 @@ best of all of them until its budget is spent. The weights were chosen by rotati
 conversations (tuned on eight, measured on the other two; docs/benchmarks.md).
 """
 
-import functools
 import os
 import re
+import threading
 from dataclasses import dataclass
 
 import snowballstemmer
@@ -28,9 +28,15 @@ QUESTION_WORDS = frozenset(
     "any some ever much many also get got".split())
 
 
-@functools.cache
+_threads = threading.local()
+
+
 def _stemmer():
-    return snowballstemmer.stemmer("english")
+    """Return this thread's stemmer: a snowball stemmer keeps the word it works on in itself, so the threads of
+    one web worker, stemming questions side by side, must not share one (a shared one raised IndexError)."""
+    if not hasattr(_threads, "stemmer"):
+        _threads.stemmer = snowballstemmer.stemmer("english")
+    return _threads.stemmer
 
 
 @dataclass(frozen=True)

@@ -236,49 +236,56 @@ class Command(BaseCommand):
         return make
 
     def _endpoints(self, port, subjects, clients, options):
-        return {"context_ms": self._load(port, subjects, clients, options["requests"], self._context_request(subjects)),
-                "mcp_context_ms": self._load(port, subjects, clients, options["requests"],
-                                             self._mcp_context_request(subjects)),
-                "messages_ms": self._load(port, subjects, clients, options["requests"], self._append_request(subjects))}
+        # The context over the API and over MCP share one load, request by request in turn, so both meet the
+        # same machine, worker and caches (and neither repeats the other's queries).
+        contexts = {"context_ms": self._context_request(subjects),
+                    "mcp_context_ms": self._mcp_context_request(subjects)}
+        appends = {"messages_ms": self._append_request(subjects)}
+        return {**self._load(port, subjects, clients, options["requests"], contexts),
+                **self._load(port, subjects, clients, options["requests"], appends)}
 
     def _curve_point(self, port, subject, options):
-        latency = self._load(port, [subject], 1, options["curve_requests"], self._context_request([subject]))
-        return {"context_ms": latency, "recall_at_10": self._recall([subject], options["curve_requests"])}
+        latency = self._load(port, [subject], 1, options["curve_requests"], {
+            "context_ms": self._context_request([subject])})
+        return {**latency, "recall_at_10": self._recall([subject], options["curve_requests"])}
 
-    def _load(self, port, subjects, clients, requests, make_request):
-        """Send `requests` requests from `clients` threads, each on its own keep-alive connection (so one
-        gunicorn worker serves it); return latency percentiles in ms. Before the timed requests, each
-        connection warms its worker as steady use has: one context that reads nothing for every person
-        (their token, grant, consent and retention then come from the process's cache), and 20 requests."""
-        latencies, errors, timed_from = [], [], []
+    def _load(self, port, subjects, clients, requests, makes):
+        """Send `requests` requests of each kind in `makes` (name: request maker) from `clients` threads, each
+        on its own keep-alive connection (so one gunicorn worker serves it) sending the kinds in turn; return
+        each kind's latency percentiles in ms, and for each kind after the first the percentiles of its latency
+        minus the first kind's in the same turn of the same client (`minus_<first>`: the difference with the
+        moment's load taken out, as far as two requests in a row share it). Before the timed requests, each connection warms its worker as
+        steady use has: one context that reads nothing for every person (their token, grant, consent and
+        retention then come from the process's cache), and 20 requests of each kind."""
+        turns, errors, timed_from = [], defaultdict(list), []
         per_client = max(requests // clients, 1)
         warmed = threading.Barrier(clients, action=lambda: timed_from.append(time.monotonic()))
 
-        def send(conn, path, payload, headers=None):
-            started = time.perf_counter()
-            conn.request("POST", path, json.dumps(payload), {
-                "Authorization": f"Bearer {self.token}", "Content-Type": "application/json", **(headers or {})})
-            response = conn.getresponse()
-            body = response.read()
-            if response.status >= 300 or b'"isError":true' in body or b'"error":{' in body:  # MCP fails in a 200
-                errors.append(response.status)
-            return (time.perf_counter() - started) * 1000
+        def send(conn, name, path, payload, headers=None):
+            latency, failed = self._post(conn, path, payload, headers)
+            if failed:
+                errors[name].append(failed)
+            return latency
 
         def client(seed):
             rnd = random.Random(seed)
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             try:
                 for subject in subjects:
-                    send(conn, "/api/v1/context", {"user_id": subject.user_id})
+                    send(conn, next(iter(makes)), "/api/v1/context", {"user_id": subject.user_id})
                 for _ in range(20):
-                    send(conn, *make_request(rnd))
+                    for name, make in makes.items():
+                        send(conn, name, *make(rnd))
             finally:
                 warmed.wait()  # the connection waits here for the others: gunicorn keeps it open (--keep-alive)
             try:
                 for _ in range(per_client):
-                    latencies.append(send(conn, *make_request(rnd)))
+                    turn = {}
+                    for name, make in makes.items():
+                        turn[name] = send(conn, name, *make(rnd))
+                    turns.append(turn)
             except (OSError, http.client.HTTPException) as exc:  # a client that lost its connection is counted
-                errors.append(type(exc).__name__)
+                errors[name].append(type(exc).__name__)
             conn.close()
 
         threads = [threading.Thread(target=client, args=(100 + i,)) for i in range(clients)]
@@ -287,7 +294,21 @@ class Command(BaseCommand):
         for t in threads:
             t.join()
         elapsed = time.monotonic() - timed_from[0]
-        return {**percentiles(latencies), "rps": round(len(latencies) / elapsed, 1), "errors": len(errors)}
+        first = next(iter(makes))
+        return {name: {**percentiles([turn[name] for turn in turns]), "rps": round(len(turns) / elapsed, 1),
+                       "errors": len(errors[name]), **({} if name == first else {
+                           f"minus_{first}": percentiles([turn[name] - turn[first] for turn in turns])})}
+                for name in makes}
+
+    def _post(self, conn, path, payload, headers=None) -> tuple[float, int | None]:
+        """Send one request on the connection; return its latency in ms and its status if it failed."""
+        started = time.perf_counter()
+        conn.request("POST", path, json.dumps(payload), {
+            "Authorization": f"Bearer {self.token}", "Content-Type": "application/json", **(headers or {})})
+        response = conn.getresponse()
+        body = response.read()
+        failed = response.status >= 300 or b'"isError":true' in body or b'"error":{' in body  # MCP fails in a 200
+        return (time.perf_counter() - started) * 1000, response.status if failed else None
 
     def _recall(self, subjects, count):
         """Return recall@10 of the context's message vector branch (selectors.messages_nearest) against exact
