@@ -10,10 +10,9 @@ conversations (tuned on eight, measured on the other two; docs/benchmarks.md).
 
 import os
 import re
-import threading
 from dataclasses import dataclass
 
-import snowballstemmer
+from portal.stemming import english_stemmer
 
 LEXICAL_WEIGHT = 0.5
 # A stem matches a word that starts with it and goes on for at most this many letters ("adopt" finds
@@ -26,17 +25,6 @@ QUESTION_WORDS = frozenset(
     "they this to was will with what when where who whom which why how did does do has have had been being "
     "were would could should may might can you your his her she him its our from about i me my we us he "
     "any some ever much many also get got".split())
-
-
-_threads = threading.local()
-
-
-def _stemmer():
-    """Return this thread's stemmer: a snowball stemmer keeps the word it works on in itself, so the threads of
-    one web worker, stemming questions side by side, must not share one (a shared one raised IndexError)."""
-    if not hasattr(_threads, "stemmer"):
-        _threads.stemmer = snowballstemmer.stemmer("english")
-    return _threads.stemmer
 
 
 @dataclass(frozen=True)
@@ -58,7 +46,7 @@ def question_read(text: str) -> Question:
     words = sorted({w for w in (w.lower() for w in WORD.findall(text)) if w not in QUESTION_WORDS})
     # What a word shares with its stem ("strategy" and "strategi": "strateg") is what its forms begin with.
     stems = tuple(sorted({os.path.commonprefix([word, stem]) or word
-                          for word, stem in zip(words, _stemmer().stemWords(words))}))
+                          for word, stem in zip(words, english_stemmer().stemWords(words))}))
     if not stems:
         return Question(stems=(), pattern=None)
     # A word is letters and digits: "Service_Checkout" holds "service" and "checkout".

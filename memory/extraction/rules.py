@@ -10,10 +10,10 @@ shares: which predicates hold one value at a time, and the normal form of a pref
 import re
 from dataclasses import dataclass
 
-import snowballstemmer
 from django.conf import settings
 
 from memory.extraction.results import ENTITY_TYPES
+from portal.stemming import english_stemmer
 
 P, O, L, E, T = ENTITY_TYPES
 SPEAKER = "SPEAKER"
@@ -234,7 +234,6 @@ def preference_topic(text: str) -> str:
     return TOPIC_NOISE.sub("", re.sub(r"\s+", " ", text.strip().lower())).strip()
 
 
-STEMMER = snowballstemmer.stemmer("english")
 # Words that say how much or whose, not what: "all dances", "my dogs", "really good food".
 TOPIC_KEY_NOISE = frozenset(
     "the a an my our your his her their its this that these those all any some every each much many more most lot "
@@ -247,14 +246,14 @@ def preference_topic_key(topic: str) -> str:
     "dancing", "Dance" and "all dances" are one preference ("danc"); "contemporary dance" is another.
     """
     words = re.findall(r"[a-z0-9]+", topic.lower())
-    stems = [STEMMER.stemWord(w) for w in words if w not in TOPIC_KEY_NOISE]
+    stems = [english_stemmer().stemWord(w) for w in words if w not in TOPIC_KEY_NOISE]
     return " ".join(dict.fromkeys(stems)) or preference_topic(topic)
 
 
 # How one takes part in a liking, not what it is: "getting lost in fantasy stories" is fantasy, "going on hikes" hiking,
 # "a good cup of coffee" coffee (stems, as preference_topic_key gives them). A specific word ("contemporary dance")
 # makes another preference.
-ENGAGING_STEMS = frozenset(STEMMER.stemWords(
+ENGAGING_STEMS = frozenset(english_stemmer().stemWords(
     "get getting go going went lost lose spend spending time times listen listening watch watching play playing do doing "
     "take taking make making have having enjoy enjoying stories story things stuff world worlds kind sort type whole "
     "good great nice cup bit new favourite favorite especially really always every day days morning mornings evening "

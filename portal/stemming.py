@@ -1,0 +1,16 @@
+"""English stems, for whichever thread asks: the context's relevance and extraction's preference topics use them."""
+
+import threading
+
+import snowballstemmer
+
+_threads = threading.local()
+
+
+def english_stemmer():
+    """Return this thread's English stemmer: a snowball stemmer keeps the word it works on in itself, so the threads
+    of one web worker (stemming questions side by side, or topics of corrections) must not share one (a shared one
+    raised IndexError, or stemmed another request's word)."""
+    if not hasattr(_threads, "stemmer"):
+        _threads.stemmer = snowballstemmer.stemmer("english")
+    return _threads.stemmer
