@@ -410,7 +410,7 @@ def _entity_item(e: dict, *, question: Question) -> dict:
 def _whose(item: dict) -> tuple[str, str]:
     """Return whose words a fact, preference or entity is (trust.item_source) and how its line says so: nothing for
     the person's own or an import, else who before a colon ("a tool (web_search): ", "a correction: ")."""
-    source = item_source(supports=[s["by"] for s in item["supports"]], corrected=item["corrected"])
+    source = item_source(supports=[s["by"] for s in item["supports"]], corrected_by=item["corrected_by"])
     if source in (PERSON, IMPORT):
         return source, ""
     tool = min((s["tool"] for s in item["supports"] if s["by"] == "tool" and s["tool"]), default=None)

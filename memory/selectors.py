@@ -231,7 +231,7 @@ def _item(row: dict) -> dict:
     """Return an item as the API and the pages read it; a derived one says whose words it is (trust.item_source)."""
     item = {"uid": row["uid"], **row["item"], "kept_since": row["kept_since"]}
     if "supports" in item:
-        item["source"] = item_source(supports=item.pop("supports"), corrected=bool(item.get("corrected_by")))
+        item["source"] = item_source(supports=item.pop("supports"), corrected_by=item.get("corrected_by"))
     return item
 
 

@@ -22,13 +22,26 @@ TRUSTED = frozenset({PERSON, CORRECTION, IMPORT})
 # A derived item takes the trust of its best support, in this order.
 RANK = {CORRECTION: 0, PERSON: 1, IMPORT: 2, AGENT: 3, ASSISTANT: 4, SYSTEM: 5, TOOL: 6}
 ROLE_SOURCES = {"user": PERSON, "assistant": ASSISTANT, "tool": TOOL, "system": SYSTEM}
+# How a correction's maker is written (memory.services.corrections): an agent's own ("agent <id>") is the agent's
+# word until the person accepts it ("agent <id>, accepted by the person").
+CORRECTED_BY_AGENT = "agent "
+ACCEPTED_BY = ", accepted by "
 
 
+def correction_source(corrected_by: str) -> str:
+    """Return whose word a correction is: the agent's, when it corrected on its own, else a correction's (the person,
+    a reviewer, or an agent's proposal they accepted)."""
+    own = corrected_by.startswith(CORRECTED_BY_AGENT) and ACCEPTED_BY not in corrected_by
+    return AGENT if own else CORRECTION
 
-def item_source(*, supports: list[str], corrected: bool) -> str:
-    """Return whose words a derived item is: its best support's source (RANK), from its statements' roles (or
-    `agent` for the agent's explicit fields) and whether a correction made it; none of either, an import."""
-    found = {ROLE_SOURCES.get(support, support) for support in supports} | ({CORRECTION} if corrected else set())
+
+def item_source(*, supports: list[str], corrected_by: str | None) -> str:
+    """Return whose words a derived item is: the correction's that made it (`correction_source`), else its best
+    support's source (RANK), from its statements' roles (or `agent` for the agent's explicit fields); none, an
+    import."""
+    if corrected_by:
+        return correction_source(corrected_by)
+    found = {ROLE_SOURCES.get(support, support) for support in supports}
     return min(found, key=RANK.__getitem__) if found else IMPORT
 
 

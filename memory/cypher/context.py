@@ -37,7 +37,7 @@ CALL () {
        collect(CASE WHEN source IS NOT NULL THEN """ + _support(*(node + "." + value for value in said)) + """ END) AS supports
   ORDER BY score DESC
   RETURN collect(""" + node + """ {""" + fields + """, similarity: score, message_uids: message_uids, supports: supports,
-                corrected: """ + node + """.corrected_by IS NOT NULL}) AS """ + name + """
+                corrected_by: """ + node + """.corrected_by}) AS """ + name + """
 }"""
 
 
@@ -133,7 +133,7 @@ CALL () {
   }
   WITH e, score, related, supports ORDER BY score DESC
   RETURN collect({uid: e.uid, name: e.name, type: e.type, aliases: coalesce(e.aliases, []), similarity: score,
-                  related: related, supports: supports, corrected: e.corrected_by IS NOT NULL}) AS entities
+                  related: related, supports: supports, corrected_by: e.corrected_by}) AS entities
 }"""
 
 # Completed traces of similar tasks, each with its first steps.

@@ -60,12 +60,14 @@ ORDER BY f.subject, f.predicate, f.recorded_at
 
 
 # Whether any of these single-valued facts would replace a current value the person stated themselves (in their own
-# turn, not the agent's explicit fields) or set in a correction.
+# turn, not the agent's explicit fields) or set in a correction (not one an agent made on its own: trust.
+# correction_source).
 FACTS_PERSON_STATED = """
 UNWIND $facts AS g
 MATCH (f:Fact {user_id: $user_id, predicate: g.predicate, status: 'current'})
 WHERE toLower(f.subject) = g.subject_key AND toLower(f.object) <> g.object_key
-  AND (f.corrected_by IS NOT NULL
+  AND ((f.corrected_by IS NOT NULL AND (NOT f.corrected_by STARTS WITH $corrected_by_agent
+                                        OR f.corrected_by CONTAINS $accepted_by))
        OR EXISTS { MATCH (f)-[:EXTRACTED_FROM]->(m:Message {role: 'user'}) WHERE m.explicit IS NULL })
 RETURN count(f) > 0 AS replaced
 """

@@ -10,7 +10,8 @@ one the person stated themselves, waits for them.
 from memory import cypher
 from memory.extraction import Extraction
 from memory.models import Agent, Grant, HeldMemory, HeldStatus, Subject
-from memory.trust import AGENT, ROLE_SOURCES, TRUSTED, fact_reasons, preference_reasons
+from memory.trust import (ACCEPTED_BY, AGENT, CORRECTED_BY_AGENT, ROLE_SOURCES, TRUSTED, fact_reasons,
+                          preference_reasons)
 from memory.wording import fact_sentence
 from portal import graphdb
 
@@ -65,7 +66,8 @@ def _reasons(*, user_id: str, message: dict, extraction: Extraction) -> list[str
         reasons += preference_reasons(category=preference.category, preference=preference.preference)
     single = [{"subject_key": f.subject.lower(), "predicate": f.predicate, "object_key": f.object.lower()}
               for f in facts if f.cardinality == "single"]
-    if single and graphdb.scalar(cypher.FACTS_PERSON_STATED, {"user_id": user_id, "facts": single}):
+    if single and graphdb.scalar(cypher.FACTS_PERSON_STATED, {
+            "user_id": user_id, "facts": single, "corrected_by_agent": CORRECTED_BY_AGENT, "accepted_by": ACCEPTED_BY}):
         reasons.append(REPLACES_YOURS)
     return list(dict.fromkeys(reasons))
 

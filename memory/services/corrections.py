@@ -17,6 +17,7 @@ from memory.kinds import ENTITIES, FACTS, PREFERENCES, kind_get
 from memory.models import Agent, Correction, CorrectionStatus, Grant, Subject
 from memory.selectors import consent_require, item_get
 from memory.services.forgetting import groups_settle
+from memory.trust import ACCEPTED_BY, CORRECTED_BY_AGENT
 from memory.wording import fact_line
 from portal import graphdb
 from portal.audit import Actor, actor_label, audit_record
@@ -57,7 +58,7 @@ def correction_value_check(*, kind: str, value: dict) -> dict:
 
 def _correction_by(*, subject: Subject, actor: Actor, agent: Agent | None) -> str:
     if agent is not None:
-        return f"agent {agent.agent_id}"
+        return f"{CORRECTED_BY_AGENT}{agent.agent_id}"
     if getattr(actor, "pk", None) == subject.account_id:
         return "the person"
     return f"reviewer {actor_label(actor)}"
@@ -101,7 +102,7 @@ def correction_accept(*, correction: Correction, actor: Actor) -> Correction:
     """Apply a proposed correction, as decided by the person or a reviewer."""
     _correction_pending(correction=correction)
     decider = _correction_by(subject=correction.subject, actor=actor, agent=None)
-    correction.corrected_by = f"{correction.corrected_by}, accepted by {decider}"
+    correction.corrected_by = f"{correction.corrected_by}{ACCEPTED_BY}{decider}"
     _correction_apply(correction=correction, actor=actor)
     _correction_audit(correction=correction, actor=actor, action="accept")
     return correction

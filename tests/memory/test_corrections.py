@@ -9,6 +9,7 @@ from django.core.management import call_command
 from memory import ingest, selectors, services
 from memory.models import SCOPES, Correction, Grant
 from portal.models import AuditEvent
+from tests.support.api import say
 
 pytestmark = pytest.mark.django_db
 
@@ -136,8 +137,11 @@ def test_an_agent_the_person_allowed_corrects_directly_and_undo_brings_the_old_v
     Grant.objects.filter(subject=subject, agent=agent).update(may_correct=True)
     response = _correct(client, subject.user_id, "facts", dana["fact"], object="Lyon")
     assert response.status_code == 201 and response.json()["status"] == "applied"
-    assert "Lyon" in _context(client, subject.user_id)
     correction = Correction.objects.get(public_id=response.json()["correction"])
+    # The agent's own correction is its word, not the person's: said so in the context and the item API.
+    assert "- the agent's own note: Dana lives in Lyon" in _context(client, subject.user_id)
+    version = selectors.item_get(user_id=subject.user_id, kind="facts", uid=correction.version_uid)
+    assert version["source"] == "agent"
     services.correction_undo(correction=correction, actor=subject.account)
     context = _context(client, subject.user_id)
     assert "Paris" in context and "Lyon" not in context
@@ -146,6 +150,15 @@ def test_an_agent_the_person_allowed_corrects_directly_and_undo_brings_the_old_v
         selectors.item_get(user_id=subject.user_id, kind="facts", uid=correction.version_uid)
     assert list(AuditEvent.objects.filter(action__startswith="correction.").order_by("pk").values_list("action", flat=True)) == [
         "correction.apply", "correction.undo"]
+
+
+def test_an_agents_own_correction_is_no_value_the_person_stated(dana):
+    """The strict rule holds what would replace the person's own word; an agent's own correction is not theirs."""
+    subject, agent, client = dana["subject"], dana["agent"], dana["client"]
+    Grant.objects.filter(subject=subject, agent=agent).update(may_correct=True)
+    assert _correct(client, subject.user_id, "facts", dana["fact"], object="Lyon").json()["status"] == "applied"
+    say(client, subject.user_id, "Dana moved again.", session="s2", role="assistant", facts=[_lives_in("Madrid")])
+    assert "Dana lives in Madrid" in _context(client, subject.user_id)
 
 
 def test_validity_correction_ends_a_fact(dana):
