@@ -29,7 +29,7 @@ LOCATION_HEADS = {
     "station", "hall", "building", "tower", "centre", "center", "river", "lake", "mountain", "mountains",
     "island", "islands", "bay", "valley", "county", "province", "city", "district", "harbour", "harbor", "port",
     "beach", "coast", "sea", "ocean", "gardens", "place", "way", "drive", "court", "theatre", "theater", "cinema",
-    "restaurant", "cafe", "mall", "zoo", "canyon", "falls", "forest", "desert", "village",
+    "restaurant", "cafe", "mall", "zoo", "canyon", "falls", "forest", "desert", "village", "crossing",
 }
 # Places known by name: countries, states and large cities. Names that are as often a person's (Georgia,
 # Jordan, Chad, Austin, Charlotte, Sydney, Victoria, Florence, Phoenix, Dallas) are left out.
@@ -87,7 +87,10 @@ DEMONYMS = {
     "japanese", "korean", "thai", "vietnamese", "indian", "pakistani", "filipino", "indonesian", "australian",
     "african", "nigerian", "kenyan", "ethiopian", "egyptian", "moroccan", "lebanese", "persian", "israeli", "arab",
     "arabic", "european", "asian", "latin", "latino", "latina", "hispanic", "mediterranean", "caribbean", "cuban",
-    "jamaican", "christian", "muslim", "jewish", "buddhist", "hindu", "catholic", "protestant", "sikh",
+    "jamaican", "christian", "muslim", "jewish", "buddhist", "hindu", "catholic", "protestant", "sikh", "hawaiian",
+    "texan", "californian", "cajun", "creole", "peruvian", "colombian", "chilean", "venezuelan", "icelandic",
+    "scandinavian", "nordic", "nepalese", "tibetan", "malaysian", "singaporean", "taiwanese", "haitian", "sicilian",
+    "neapolitan", "parisian", "bavarian", "iranian", "iraqi", "syrian", "afghan", "bangladeshi", "ghanaian", "somali",
 }
 # Words that make a name a place wherever they stand in it ("Alamo Drafthouse Cinema South Lamar").
 VENUE_WORDS = {"cinema", "cinemas", "theatre", "theater", "restaurant", "cafe", "café", "diner", "bistro", "pub",
@@ -195,6 +198,13 @@ INTERJECTIONS = {
 # Words said to someone just before their name ("thanks Sam", "bye Jon").
 GREETINGS = {"thanks", "thank", "hey", "hi", "hello", "bye", "goodbye", "congrats", "congratulations", "cheers", "sorry",
              "welcome", "night", "morning", "dear", "yo", "go", "ya", "anytime", "huh", "later", "cya"}
+# Wishes and thanks borrowed from other languages, capitalised as a name is ("Bon Voyage!"): no name.
+SET_PHRASES = {"bon voyage", "bon appetit", "bon appétit", "au revoir", "mazel tov", "feliz navidad", "hasta la vista",
+               "buen camino", "bon courage", "voila", "voilà", "ciao", "adios", "namaste", "gracias", "merci", "danke"}
+# Prepositions that open a sentence before a name, never a name's first word ("Besides Italy, I was in Turkey").
+OPENING_PREPOSITIONS = {"besides", "despite", "unlike", "during", "without", "within", "beyond", "except", "among",
+                        "amongst", "between", "behind", "beneath", "beside", "throughout", "towards", "toward", "upon",
+                        "regarding", "concerning"}
 # Praise or sympathy said just before a name and a pause: "That is really great Jon!", "so sorry Jon."
 PRAISE_BEFORE_ADDRESS = {"great", "awesome", "amazing", "cool", "nice", "wonderful", "fantastic", "brilliant", "lovely",
                          "sweet", "super", "incredible", "sorry", "congrats", "congratulations", "bravo", "kudos",
@@ -210,7 +220,7 @@ CHAT_ABBREVIATIONS = {
 }
 # Abbreviations written in capitals that name no organisation ("the TV", "my PC"), and film ratings.
 COMMON_ABBREVIATIONS = {"tv", "pc", "dj", "id", "usb", "gps", "atm", "suv", "dvd", "cd", "faq", "vip", "pdf", "url",
-                        "wifi", "sms", "mba", "phd", "bbq", "ac"}
+                        "wifi", "sms", "mba", "phd", "bbq", "ac", "pt"}
 MEDIA_RATINGS = {"g", "pg", "pg-13", "r", "nc-17", "tv-y", "tv-g", "tv-pg", "tv-14", "tv-ma", "u", "12a", "15", "18"}
 # Job titles written in capitals ("as CTO"): roles, not organisations.
 ROLE_TITLES = {"ceo", "cto", "cfo", "coo", "cio", "cmo", "cpo", "ciso", "vp", "svp", "evp", "gm", "md"}
@@ -385,4 +395,28 @@ ORGANIZATION_NAMES = {
     "airbnb", "doordash", "door dash", "etsy", "ebay", "paypal", "venmo", "zoom", "slack", "starbucks", "walmart",
     "costco", "ikea", "nike", "adidas", "tesla", "toyota", "honda", "ford", "bmw", "mercedes", "nintendo", "sony",
     "samsung", "disney", "pixar", "marvel", "openai", "nasa", "unicef", "red cross", "peloton", "duolingo",
+}
+
+# Nouns that say what a name next to them is: "Woodhaven, a small town", "my colleague Rob", "a cat named Bailey",
+# "the band Coldplay". Pets are left out: a pet is as rightly a PERSON as the OBJECT it is typed by default.
+KIND_NOUNS = {
+    **dict.fromkeys(("friend", "buddy", "pal", "singer", "artist", "musician", "rapper", "songwriter", "author",
+                     "writer", "poet", "novelist", "actor", "actress", "director", "painter", "photographer", "player",
+                     "athlete", "coach", "teacher", "professor", "mentor", "colleague", "coworker", "co-worker",
+                     "classmate", "roommate", "neighbor", "neighbour", "boss", "guy", "girl", "boy", "woman", "man",
+                     "lady", "person", "someone", "veteran", "kid", "son", "daughter", "brother", "sister", "mom",
+                     "mum", "dad", "mother", "father", "wife", "husband", "girlfriend", "boyfriend", "fiance",
+                     "fiancé", "fiancee", "grandma", "grandpa", "grandmother", "grandfather", "nephew", "niece",
+                     "student", "nurse", "therapist", "chef", "comedian", "dancer", "drummer", "guitarist",
+                     "composer", "designer", "instructor", "trainer"), "PERSON"),
+    **dict.fromkeys(("town", "city", "village", "country", "state", "island", "neighborhood", "neighbourhood",
+                     "suburb", "region", "beach", "lake", "mountain", "river", "park", "resort", "county", "province",
+                     "hometown", "restaurant", "cafe", "café", "bar", "pub", "bakery", "gym", "hotel", "venue"),
+                    "LOCATION"),
+    **dict.fromkeys(("company", "brand", "band", "charity", "organization", "organisation", "nonprofit", "startup",
+                     "shelter", "firm", "label", "team", "club", "agency", "university", "college"), "ORGANIZATION"),
+    **dict.fromkeys(("book", "novel", "film", "movie", "game", "song", "album", "show", "series", "podcast", "app",
+                     "painting", "track", "musical", "documentary", "poem", "anime", "manga", "comic"), "OBJECT"),
+    **dict.fromkeys(("festival", "conference", "concert", "tournament", "convention", "marathon", "parade",
+                     "competition"), "EVENT"),
 }

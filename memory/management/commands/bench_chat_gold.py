@@ -25,6 +25,9 @@ class Command(BaseCommand):
         parser.add_argument("--entities", action="store_true",
                             help="score the entity sample of conversations 42-50 alone (data/chat_gold/locomo_entities.json; "
                                  "needs --locomo): it is labelled for entities only, so only entities are reported")
+        parser.add_argument("--fresh-entities", action="store_true",
+                            help="score the fresh entity sample of conversations 42-50 alone "
+                                 "(data/chat_gold/locomo_entities_fresh.json; needs --locomo), entities only")
         parser.add_argument("--first-speaker", choices=["user", "assistant"], default="user",
                             help="the role of each LoCoMo conversation's first speaker (default user)")
         parser.add_argument("--speaker-labels", action="store_true",
@@ -34,13 +37,13 @@ class Command(BaseCommand):
                             help="earlier turns given to the extractor (default 3, as the extraction worker reads)")
         parser.add_argument("--false-positives", type=int, default=15, help="how many of each kind to list")
 
-    def handle(self, *args, gold, locomo, context, false_positives, heldout, entities, first_speaker, speaker_labels,
-               no_dates, **options):
+    def handle(self, *args, gold, locomo, context, false_positives, heldout, entities, fresh_entities, first_speaker,
+               speaker_labels, no_dates, **options):
         if context < 0:
             raise CommandError("--context: must be 0 or more")
         try:
             turns = gold_load(directory=Path(gold), locomo=Path(locomo) if locomo else None, heldout=heldout,
-                              entities=entities, first_speaker=first_speaker)
+                              entities=entities, fresh=fresh_entities, first_speaker=first_speaker)
         except GoldError as error:
             raise CommandError(str(error)) from error
         if not locomo:
@@ -59,12 +62,15 @@ class Command(BaseCommand):
                                                    reference_date=None if no_dates else turn.reference_date)))
         seconds = time.perf_counter() - started
         report = gold_score(scored=scored, false_positives=false_positives)
-        if entities:
+        entities_only = entities or fresh_entities
+        if entities_only:
             report = _entities_only(report)
 
         for name, section in [("overall", report["overall"]), *report["by_source"].items()]:
             self.stdout.write(f"{name} ({section['turns']} turns)")
-            for key in ("entities_typed", "entities", "facts", "preferences") if not entities else ("entities_typed", "entities"):
+            kinds = ("entities_typed", "entities") if entities_only else ("entities_typed", "entities", "facts",
+                                                                          "preferences")
+            for key in kinds:
                 n = section[key]
                 self.stdout.write(f"  {key:>15}: P {n['precision']:.3f}  R {n['recall']:.3f}  F1 {n['f1']:.3f}  "
                                   f"({n['matched']} of {n['predicted']} predicted, {n['gold']} gold)")
@@ -72,6 +78,7 @@ class Command(BaseCommand):
             self.stdout.write(f"false {kind}: " + "; ".join(f"{name} x{n} (e.g. {turn})" for name, n, turn in items))
         self.stdout.write(json.dumps({"benchmark": "chat_gold", "extractor": extractor.name, "context_turns": context,
                                       "locomo": bool(locomo), "heldout": heldout, "entities_sample": entities,
+                                      "fresh_entities_sample": fresh_entities,
                                       "first_speaker": first_speaker,
                                       "speaker_labels": speaker_labels, "dates": not no_dates, **report, "seconds": round(seconds, 3)}))
 
