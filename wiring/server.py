@@ -1,4 +1,4 @@
-"""gunicorn's own answers in the portal's one error shape.
+"""gunicorn's own answers in the portal's one error shape, and its workers warmed before they serve.
 
 gunicorn answers some requests before Django sees them (a request line longer than
 `limit_request_line`, headers too large, a line it cannot parse) with an HTML page of its own.
@@ -6,9 +6,13 @@ gunicorn answers some requests before Django sees them (a request line longer th
 same `{"message", "extra"}` JSON as every other error.
 """
 
+import gc
 import json
 
+from django.urls import get_resolver
 from gunicorn import util
+
+from memory.embeddings import get_embedder
 
 # What each status gunicorn answers with means to the caller; gunicorn's own text follows it.
 MESSAGES = {
@@ -34,3 +38,12 @@ def error_write(sock, status_int: int, reason: str, mesg: str) -> None:
 def errors_as_json() -> None:
     """Make gunicorn write its error answers with error_write (its workers look the function up per error)."""
     util.write_error = error_write
+
+
+def worker_warm() -> None:
+    """Load what every request uses (every app's URLs and views, the encoder's model) before the worker serves,
+    then move all of it out of the garbage collector's reach: a full collection no longer walks the model's
+    and the frameworks' objects, which never become garbage (a collection fell on an MCP call's p95 otherwise)."""
+    get_resolver().url_patterns  # noqa: B018 - imports every URLconf and its views
+    get_embedder()
+    gc.freeze()
