@@ -5,10 +5,10 @@ import json
 from io import StringIO
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from memory.embeddings import MiniLMEmbedder, get_embedder
 from tests.support.stack import ROOT
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,7 +24,7 @@ def test_no_quality_figure_fell_below_the_recorded_one():
                                                      "extraction_poleo", "resolution_poleo", "chat_gold"]
     # Of the float MiniLM's top 10, what the configured encoder keeps: all of it when it is that one.
     kept = summary["figures"]["knowledge_top10"]
-    least = 1.0 if settings.EMBEDDER == "minilm" else 0.95
+    least = 1.0 if type(get_embedder().inner) is MiniLMEmbedder else 0.95
     assert set(kept) == {"mixed", "reembedded"} and min(kept.values()) >= least
     assert set(summary["skipped"]) == {"chat_gold_locomo", "chat_gold_heldout", "locomo"}
 
