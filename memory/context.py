@@ -171,7 +171,9 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
         ranked += [_provided_item(item, section=name, question=question_read(focus["text"])) for item in
                    PROVIDED[name].provide(agent=agent, request=request, query=text, embedding=provided_embedding,
                                           limit=limits[name])]
-    ranked.sort(key=lambda item: item["score"], reverse=True)
+    # On a tie the fact or preference that scores as its turn goes first: it says what the turn states in fewer tokens.
+    ranked.sort(key=lambda item: (item["score"], item["provenance"].get("as_relevant_as_its_message", False)),
+                reverse=True)
     history = [_history_item(m) for m in recall["recent"]] if HISTORY in wanted else []
     standing = [_instruction_item(i) for i in recall["instructions"]]
     packed = _pack(history=history, standing=standing, ranked=ranked, budget=request.token_budget, limits=limits,
@@ -245,7 +247,9 @@ def _from_messages(items: list[dict], said: dict[str, float]) -> list[dict]:
     what a relevant turn states is relevant, and costs fewer tokens than the turn (which, once in the
     context, makes it redundant)."""
     for item in items:
-        source = max((said.get(uid, 0.0) for uid in item["provenance"]["message_uids"]), default=0.0)
+        # Rounded as every item's score is, so a fact and its turn tie exactly: which goes first is never the fifth
+        # decimal's luck (the encoder's, or the rounding's).
+        source = round(max((said.get(uid, 0.0) for uid in item["provenance"]["message_uids"]), default=0.0), 4)
         if source > item["score"]:
             item["score"] = source
             item["provenance"]["as_relevant_as_its_message"] = True

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from memory.embeddings import MiniLMEmbedder, get_embedder
 from tests.support.stack import ROOT
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,7 +22,10 @@ def test_no_quality_figure_fell_below_the_recorded_one():
     assert summary["benchmark"] == "quality" and summary["drops"] == [] and summary["recorded"] is True
     assert [line["gate"] for line in lines[:-1]] == ["context_graph_triples", "context_graph_text", "knowledge_top10",
                                                      "extraction_poleo", "resolution_poleo", "chat_gold"]
-    assert summary["figures"]["knowledge_top10"] == {"mixed": 1.0, "reembedded": 1.0}  # the float MiniLM itself
+    # Of the float MiniLM's top 10, what the configured encoder keeps: all of it when it is that one.
+    kept = summary["figures"]["knowledge_top10"]
+    least = 1.0 if type(get_embedder().inner) is MiniLMEmbedder else 0.95
+    assert set(kept) == {"mixed", "reembedded"} and min(kept.values()) >= least
     assert set(summary["skipped"]) == {"chat_gold_locomo", "chat_gold_heldout", "locomo"}
 
 
