@@ -48,6 +48,9 @@ def configure() -> None:
         # A pooled connection idle this long is checked before use, so a restarted Neo4j costs a
         # round trip inside the request instead of an error for the caller.
         liveness_check_timeout=settings.NEO4J_LIVENESS_CHECK_SECONDS,
+        # No query reads the server's notifications (planner hints, deprecations), and the context's statement
+        # drew dozens each: sent, parsed and logged at debug on every request.
+        notifications_min_severity="OFF",
     )
 
 
