@@ -12,7 +12,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from portal.stemming import english_stemmer
+from portal.stemming import english_stem
 
 LEXICAL_WEIGHT = 0.5
 # A stem matches a word that starts with it and goes on for at most this many letters ("adopt" finds
@@ -46,7 +46,7 @@ def question_read(text: str) -> Question:
     words = sorted({w for w in (w.lower() for w in WORD.findall(text)) if w not in QUESTION_WORDS})
     # What a word shares with its stem ("strategy" and "strategi": "strateg") is what its forms begin with.
     stems = tuple(sorted({os.path.commonprefix([word, stem]) or word
-                          for word, stem in zip(words, english_stemmer().stemWords(words))}))
+                          for word, stem in zip(words, map(english_stem, words))}))
     if not stems:
         return Question(stems=(), pattern=None)
     # A word is letters and digits: "Service_Checkout" holds "service" and "checkout".

@@ -48,6 +48,9 @@ def configure() -> None:
         # A pooled connection idle this long is checked before use, so a restarted Neo4j costs a
         # round trip inside the request instead of an error for the caller.
         liveness_check_timeout=settings.NEO4J_LIVENESS_CHECK_SECONDS,
+        # No query reads the server's notifications (planner hints, deprecations), and the context's statement
+        # drew dozens each: sent, parsed and logged at debug on every request.
+        notifications_min_severity="OFF",
     )
 
 
@@ -56,9 +59,21 @@ def quoted(name: str) -> str:
     return "`" + name.replace("`", "``") + "`"
 
 
+# The types of most values a query returns, which stay as they are: one set lookup each.
+PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def native(value: Any) -> Any:
     """Return a graph value as a Python one: Date -> date, DateTime -> aware datetime, recursively."""
-    if value is None or isinstance(value, str | int | float):  # most values: one check
+    kind = type(value)
+    if kind in PLAIN:
+        return value
+    # A context reads hundreds of maps and lists a request: their plain values are kept without a call each.
+    if kind is dict:
+        return {k: v if type(v) in PLAIN else native(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in PLAIN else native(v) for v in value]
+    if value is None or isinstance(value, str | int | float):
         return value
     if isinstance(value, neo4j.time.DateTime):
         when = value.to_native()

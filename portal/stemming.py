@@ -1,5 +1,6 @@
 """English stems, for whichever thread asks: the context's relevance and extraction's preference topics use them."""
 
+import functools
 import threading
 
 import snowballstemmer
@@ -14,3 +15,9 @@ def english_stemmer():
     if not hasattr(_threads, "stemmer"):
         _threads.stemmer = snowballstemmer.stemmer("english")
     return _threads.stemmer
+
+
+@functools.lru_cache(maxsize=65_536)
+def english_stem(word: str) -> str:
+    """Return a word's English stem, cached: stemming is pure, and every question stems words seen before."""
+    return english_stemmer().stemWord(word)

@@ -16,6 +16,9 @@ def tokenizer() -> Tokenizer:
     return loaded
 
 
+# A context counts every candidate line, and the same lines come back turn after turn (a session's history,
+# a person's memories): counting is pure, so a process keeps the counts of the lines it saw last.
+@functools.lru_cache(maxsize=4096)
 def count_tokens(text: str) -> int:
     """Count WordPiece tokens: close to what chat models count, and local."""
     return len(tokenizer().encode(text, add_special_tokens=False).ids)
