@@ -73,7 +73,7 @@ def native(value: Any) -> Any:
         return {k: v if type(v) in PLAIN else native(v) for k, v in value.items()}
     if kind is list:
         return [v if type(v) in PLAIN else native(v) for v in value]
-    if value is None or isinstance(value, str | int | float):
+    if isinstance(value, str | int | float):  # a subclass of a plain type
         return value
     if isinstance(value, neo4j.time.DateTime):
         when = value.to_native()

@@ -256,7 +256,7 @@ OPENAI_API_KEY = env("OPENAI_API_KEY", default="")
 OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="")
 OPENAI_EMBEDDING_MODEL = env("OPENAI_EMBEDDING_MODEL", default="text-embedding-3-small")
 OPENAI_EMBEDDING_DIMENSIONS = env.int("OPENAI_EMBEDDING_DIMENSIONS", default=1536)
-# The int8 MiniLM by default: about twice as fast per query as the float one, in the same vector space, and the
+# The int8 MiniLM by default: about 1.5 times as fast per question as the float one, in the same vector space, and the
 # quality gate finds no drop with it (issue 23; docs/benchmarks.md). "minilm" is the float one.
 EMBEDDER = env("EMBEDDER", default="openai" if OPENAI_API_KEY else "minilm-int8")
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from memory.extraction.results import ENTITY_TYPES
-from portal.stemming import english_stemmer
+from portal.stemming import english_stem
 
 P, O, L, E, T = ENTITY_TYPES
 SPEAKER = "SPEAKER"
@@ -246,14 +246,14 @@ def preference_topic_key(topic: str) -> str:
     "dancing", "Dance" and "all dances" are one preference ("danc"); "contemporary dance" is another.
     """
     words = re.findall(r"[a-z0-9]+", topic.lower())
-    stems = [english_stemmer().stemWord(w) for w in words if w not in TOPIC_KEY_NOISE]
+    stems = [english_stem(w) for w in words if w not in TOPIC_KEY_NOISE]
     return " ".join(dict.fromkeys(stems)) or preference_topic(topic)
 
 
 # How one takes part in a liking, not what it is: "getting lost in fantasy stories" is fantasy, "going on hikes" hiking,
 # "a good cup of coffee" coffee (stems, as preference_topic_key gives them). A specific word ("contemporary dance")
 # makes another preference.
-ENGAGING_STEMS = frozenset(english_stemmer().stemWords(
+ENGAGING_STEMS = frozenset(map(english_stem,
     "get getting go going went lost lose spend spending time times listen listening watch watching play playing do doing "
     "take taking make making have having enjoy enjoying stories story things stuff world worlds kind sort type whole "
     "good great nice cup bit new favourite favorite especially really always every day days morning mornings evening "
