@@ -7,7 +7,7 @@ from typing import NamedTuple
 from memory.extraction import english
 from memory.extraction.gazetteer import given_name, place_known, place_named
 from memory.extraction.names import singular
-from memory.extraction.offline.cues import kind_type, plural_group, venue_showing
+from memory.extraction.offline.cues import head_before_of, kind_type, plural_group, screening_of, venue_showing
 from memory.extraction.offline.tokens import Token
 
 # "X is playing at the Regal", "Is X showing now", "X (coming Nov 09)": a film, whatever its name looks like.
@@ -42,8 +42,8 @@ CUE_CONFIDENCE = {NO_CUE: 0.6, WEAK_CUE: 0.7, RULE_CUE: 0.8, STRONG_CUE: 0.9}
 
 @dataclass(frozen=True)
 class WordCue:
-    """A name typed by its own words: its last word of several (`heads`), its first word (`leads`), a house
-    number, the whole name (`names`) or a word after its first (`inner`)."""
+    """A name typed by its own words: its last word of several or its word before "of" (`heads`), its first word
+    (`leads`), a house number, the whole name (`names`) or a word after its first (`inner`)."""
 
     type: str
     heads: frozenset = frozenset()
@@ -55,7 +55,7 @@ class WordCue:
     def fits(self, words: list[str]) -> bool:
         return (
             (len(words) > 1 and words[-1] in self.heads) or words[0] in self.leads or (self.numbered and words[0].isdigit())
-            or " ".join(words) in self.names or bool(self.inner & set(words[1:]))
+            or " ".join(words) in self.names or bool(self.inner & set(words[1:])) or head_before_of(words, self.heads)
         )
 
 
@@ -219,6 +219,8 @@ class NameReader:
             kind, last = extension
             full = self.text[start:last.end]
             return Name(start, last.end, full, full, kind, STRONG_CUE, [name])
+        if screening_of([t.lower for t in sentence[max(0, index - 2):index]]):
+            return Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # "no showings of Belfast today"
         if KNOWN_PLACE.fits(words) or (_place_follows(sentence, index + len(run)) and not _after_interjections(sentence, index)):
             return Name(start, end, surface, name, KNOWN_PLACE.type, STRONG_CUE, aliases)  # "Austin, Texas": a city
         if KNOWN_ORGANIZATION.fits(words):
@@ -491,9 +493,18 @@ def _list_typed(names: list[Name], text: str) -> list[Name]:
     typed = []
     for group in groups:
         firm = [n.type for n in group if n.cue >= RULE_CUE]
-        kind = firm[0] if len(firm) >= LIST_TYPED_MEMBERS and len(set(firm)) == 1 else None
+        kind = firm[0] if len(firm) >= LIST_TYPED_MEMBERS and len(set(firm)) == 1 else _pair_type(group)
         typed.extend(n._replace(type=kind, cue=WEAK_CUE) if kind and n.cue == NO_CUE else n for n in group)
     return typed
+
+
+def _pair_type(pair: list[Name]) -> str | None:
+    """Return the type of the one member of a pair typed by its own words or known by name, for the other when no
+    first name leads it ("Nike and Gatorade", "Davis Varsity Theatre and Regal Davis"; not "Nike and Sarah")."""
+    if len(pair) != 2 or sum(n.cue == STRONG_CUE for n in pair) != 1:
+        return None
+    other = next(n for n in pair if n.cue != STRONG_CUE)
+    return None if given_name(other.name.split()[0]) else next(n.type for n in pair if n.cue == STRONG_CUE)
 
 
 def _title_cased(sentence: list[Token], index: int) -> bool:
