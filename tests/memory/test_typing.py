@@ -39,6 +39,7 @@ def types(text):
     ("I signed deals with Nike and Gatorade.", "Gatorade", "ORGANIZATION"),
     ("Davis Varsity Theatre and Regal Davis", "Regal Davis", "LOCATION"),
     ("I'm sorry, but there are no showings of Belfast today.", "Belfast", "OBJECT"),
+    ("I would like to see Belfast at a nearby theater.", "Belfast", "OBJECT"),
 ])
 def test_a_names_type_comes_from_what_is_said_of_it(text, name, type_):
     assert types(text)[name] == type_
@@ -64,4 +65,5 @@ def test_what_stays_a_name():
     assert types("Mateus uses Slack every day.")["Mateus"] == "PERSON"
     assert types("Wow, Calvin, Tokyo looks incredible!") == {"Tokyo": "LOCATION"}
     assert types("Nike and Sarah came along.")["Sarah"] == "PERSON"  # a first name keeps its person
+    assert types("I will see Sarah at the cinema.") == {"Sarah": "PERSON"}
     assert types("We flew to Belfast and then to Paris.") == {"Belfast": "LOCATION", "Paris": "LOCATION"}

@@ -7,7 +7,8 @@ from typing import NamedTuple
 from memory.extraction import english
 from memory.extraction.gazetteer import given_name, place_known, place_named
 from memory.extraction.names import singular
-from memory.extraction.offline.cues import head_before_of, kind_type, plural_group, screening_of, venue_showing
+from memory.extraction.offline.cues import (head_before_of, kind_type, plural_group, screening_of, seen_at_cinema,
+                                            venue_showing)
 from memory.extraction.offline.tokens import Token
 
 # "X is playing at the Regal", "Is X showing now", "X (coming Nov 09)": a film, whatever its name looks like.
@@ -204,7 +205,8 @@ class NameReader:
         aliases = [surface] if titled else []
         if titled or run[0].kind == "initial" or any(t.text in QUOTES for t in run):
             return Name(start, end, surface, name, "PERSON", STRONG_CUE, aliases)  # "Dr. Ng", 'Jocinda "Jo" Fowler'
-        if _quoted(sentence, index, len(run)) or _rated(sentence, index + len(run)) or SHOWING.match(self.text[end:]):
+        if _quoted(sentence, index, len(run)) or _rated(sentence, index + len(run)) or SHOWING.match(self.text[end:]) \
+                or seen_at_cinema(self.text, end, sentence[index - 1].lower if index else "", words[0]):
             return Name(start, end, surface, name, "OBJECT", STRONG_CUE, aliases)  # a title: "Becoming Nicole", "Moonfall (PG-13)"
         if venue_showing(self.text, end):
             return Name(start, end, surface, name, "LOCATION", STRONG_CUE, aliases)  # "Regal Davis has it playing at 1"
