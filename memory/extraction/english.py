@@ -30,6 +30,7 @@ LOCATION_HEADS = {
     "island", "islands", "bay", "valley", "county", "province", "city", "district", "harbour", "harbor", "port",
     "beach", "coast", "sea", "ocean", "gardens", "place", "way", "drive", "court", "theatre", "theater", "cinema",
     "restaurant", "cafe", "mall", "zoo", "canyon", "falls", "forest", "desert", "village", "crossing",
+    "cliff", "cliffs", "isle", "gulf", "cape",
 }
 # Places known by name: countries, states and large cities. Names that are as often a person's (Georgia,
 # Jordan, Chad, Austin, Charlotte, Sydney, Victoria, Florence, Phoenix, Dallas) are left out.

@@ -26,10 +26,11 @@ TASKMASTER_FILE = "taskmaster.json"
 LOCOMO_FILE = "locomo_dev.json"
 # Turns of the conversations the extractor was not developed on (issue 20): scored alone, never tuned on.
 HELDOUT_FILE = "locomo_heldout.json"
-# Turns of sessions of conversations 42-50 drawn for the names they hold, labelled for entities only (issue 20).
-ENTITIES_FILE = "locomo_entities.json"
-# A third held-out sample of conversations 42-50, labelled for entities only once the second had been read (issue 20).
-FRESH_ENTITIES_FILE = "locomo_entities_fresh.json"
+# Samples of conversations 42-50 labelled for entities only (issue 20), held out once and read since: development now,
+# each scored as its own source.
+ENTITIES_FILES = {"entities": "locomo_entities.json", "entities_fresh": "locomo_entities_fresh.json"}
+# The fourth sample of conversations 42-50 labelled for entities only, held out (issue 20).
+FRESH_ENTITIES_FILE = "locomo_entities_fresh2.json"
 # A topic this short ("it", "tea") must match whole, never inside another topic.
 MIN_CONTAINED = 4
 PERSON = "user"
@@ -69,8 +70,8 @@ def _forms(*names: str | Iterable[str]) -> set[str]:
 def gold_load(*, directory: Path, locomo: Path | None = None, heldout: bool = False, entities: bool = False,
               fresh: bool = False, first_speaker: str = "user") -> list[GoldTurn]:
     """Return the gold turns: Taskmaster's always, LoCoMo's development turns when a local copy of LoCoMo is given;
-    with `heldout`, the held-out LoCoMo turns alone; with `entities`, the held-out sample labelled for entities alone;
-    with `fresh`, the fresh sample labelled for entities alone.
+    with `heldout`, the held-out LoCoMo turns alone; with `entities`, the development samples labelled for entities
+    alone; with `fresh`, the held-out sample labelled for entities alone.
 
     A LoCoMo turn's role comes from its speaker: the conversation's first speaker is `first_speaker`, the other
     the other role. The facts and preferences labelled on a turn are what its speaker says about themself, so they
@@ -79,9 +80,10 @@ def gold_load(*, directory: Path, locomo: Path | None = None, heldout: bool = Fa
     if heldout or entities or fresh:
         if locomo is None:
             raise GoldError("The held-out turns are LoCoMo's: give a local copy of LoCoMo too")
-        name, source = ((FRESH_ENTITIES_FILE, "fresh") if fresh else (ENTITIES_FILE, "entities") if entities
-                        else (HELDOUT_FILE, "heldout"))
-        return _locomo_turns(directory / name, locomo=locomo, source=source, first_speaker=first_speaker)
+        files = ({"fresh": FRESH_ENTITIES_FILE} if fresh else ENTITIES_FILES if entities
+                 else {"heldout": HELDOUT_FILE})
+        return [turn for source, name in files.items()
+                for turn in _locomo_turns(directory / name, locomo=locomo, source=source, first_speaker=first_speaker)]
     path = directory / TASKMASTER_FILE
     if not path.is_file():
         raise GoldError(f"No gold file {path}")

@@ -20,6 +20,11 @@ VENUE_SHOWING = re.compile(r"\s+(?:has|have)\s+it\s+(?:playing|showing)\b")
 # A plural of one word ("the Jets", "Sharks", "the Beatles") is a group, never one person; names that only end in
 # an "s" ("Mateus", "Chris", "Lucas", "Carlos"), first names and surnames ("Williams") are left to be people.
 PLURAL = re.compile(r"[A-Z][a-z]+(?:[^aeiousy]|e)s")
+# "see Belfast at a nearby theater": a film seen at a cinema (a first name there is someone met at one).
+SEEN_AT_CINEMA = re.compile(r"\s+at\s+(?:a|the)\s+(?:nearby\s+|local\s+)?(?:theater|theatre|cinema)s?\b")
+SEEING_VERBS = {"see", "watch"}
+# Nouns of a film's showings (not "tickets": "tickets to Paris" are a flight's).
+SHOWING_NOUNS = english.SCREENING_NOUNS - {"ticket", "tickets"}
 
 
 def kind_type(sentence: list[Token], index: int, length: int) -> str | None:
@@ -68,3 +73,19 @@ def venue_showing(text: str, end: int) -> bool:
 def plural_group(name: str) -> bool:
     """Return whether a one-word name is a plural that names a group: "Jets", "Sharks"; not "Chris", "Williams"."""
     return PLURAL.fullmatch(name) is not None and not given_name(name) and not surname(name)
+
+
+def head_before_of(words: list[str], heads: frozenset) -> bool:
+    """Return whether a head word comes just before a name's "of": "the Cliffs of Moher", "University of Leeds"."""
+    return "of" in words[1:-1] and words[words.index("of", 1) - 1] in heads
+
+
+def screening_of(before: list[str]) -> bool:
+    """Return whether a name follows the showings of a film ("no showings of Belfast today", "showtimes for
+    Dune"), which a place's name in the list of places does not outweigh."""
+    return len(before) == 2 and before[0] in SHOWING_NOUNS and before[1] in ("of", "for")
+
+
+def seen_at_cinema(text: str, end: int, verb: str, first_word: str) -> bool:
+    """Return whether a name is a film seen at a cinema: "I would like to see Belfast at a nearby theater"."""
+    return verb in SEEING_VERBS and SEEN_AT_CINEMA.match(text, end) is not None and not given_name(first_word)

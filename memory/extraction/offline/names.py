@@ -7,7 +7,8 @@ from typing import NamedTuple
 from memory.extraction import english
 from memory.extraction.gazetteer import given_name, place_known, place_named
 from memory.extraction.names import singular
-from memory.extraction.offline.cues import kind_type, plural_group, venue_showing
+from memory.extraction.offline.cues import (head_before_of, kind_type, plural_group, screening_of, seen_at_cinema,
+                                            venue_showing)
 from memory.extraction.offline.tokens import Token
 
 # "X is playing at the Regal", "Is X showing now", "X (coming Nov 09)": a film, whatever its name looks like.
@@ -42,8 +43,8 @@ CUE_CONFIDENCE = {NO_CUE: 0.6, WEAK_CUE: 0.7, RULE_CUE: 0.8, STRONG_CUE: 0.9}
 
 @dataclass(frozen=True)
 class WordCue:
-    """A name typed by its own words: its last word of several (`heads`), its first word (`leads`), a house
-    number, the whole name (`names`) or a word after its first (`inner`)."""
+    """A name typed by its own words: its last word of several or its word before "of" (`heads`), its first word
+    (`leads`), a house number, the whole name (`names`) or a word after its first (`inner`)."""
 
     type: str
     heads: frozenset = frozenset()
@@ -55,7 +56,7 @@ class WordCue:
     def fits(self, words: list[str]) -> bool:
         return (
             (len(words) > 1 and words[-1] in self.heads) or words[0] in self.leads or (self.numbered and words[0].isdigit())
-            or " ".join(words) in self.names or bool(self.inner & set(words[1:]))
+            or " ".join(words) in self.names or bool(self.inner & set(words[1:])) or head_before_of(words, self.heads)
         )
 
 
@@ -204,7 +205,8 @@ class NameReader:
         aliases = [surface] if titled else []
         if titled or run[0].kind == "initial" or any(t.text in QUOTES for t in run):
             return Name(start, end, surface, name, "PERSON", STRONG_CUE, aliases)  # "Dr. Ng", 'Jocinda "Jo" Fowler'
-        if _quoted(sentence, index, len(run)) or _rated(sentence, index + len(run)) or SHOWING.match(self.text[end:]):
+        if _quoted(sentence, index, len(run)) or _rated(sentence, index + len(run)) or SHOWING.match(self.text[end:]) \
+                or seen_at_cinema(self.text, end, sentence[index - 1].lower if index else "", words[0]):
             return Name(start, end, surface, name, "OBJECT", STRONG_CUE, aliases)  # a title: "Becoming Nicole", "Moonfall (PG-13)"
         if venue_showing(self.text, end):
             return Name(start, end, surface, name, "LOCATION", STRONG_CUE, aliases)  # "Regal Davis has it playing at 1"
@@ -219,6 +221,8 @@ class NameReader:
             kind, last = extension
             full = self.text[start:last.end]
             return Name(start, last.end, full, full, kind, STRONG_CUE, [name])
+        if screening_of([t.lower for t in sentence[max(0, index - 2):index]]):
+            return Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # "no showings of Belfast today"
         if KNOWN_PLACE.fits(words) or (_place_follows(sentence, index + len(run)) and not _after_interjections(sentence, index)):
             return Name(start, end, surface, name, KNOWN_PLACE.type, STRONG_CUE, aliases)  # "Austin, Texas": a city
         if KNOWN_ORGANIZATION.fits(words):
@@ -491,9 +495,18 @@ def _list_typed(names: list[Name], text: str) -> list[Name]:
     typed = []
     for group in groups:
         firm = [n.type for n in group if n.cue >= RULE_CUE]
-        kind = firm[0] if len(firm) >= LIST_TYPED_MEMBERS and len(set(firm)) == 1 else None
+        kind = firm[0] if len(firm) >= LIST_TYPED_MEMBERS and len(set(firm)) == 1 else _pair_type(group)
         typed.extend(n._replace(type=kind, cue=WEAK_CUE) if kind and n.cue == NO_CUE else n for n in group)
     return typed
+
+
+def _pair_type(pair: list[Name]) -> str | None:
+    """Return the type of the one member of a pair typed by its own words or known by name, for the other when no
+    first name leads it ("Nike and Gatorade", "Davis Varsity Theatre and Regal Davis"; not "Nike and Sarah")."""
+    if len(pair) != 2 or sum(n.cue == STRONG_CUE for n in pair) != 1:
+        return None
+    other = next(n for n in pair if n.cue != STRONG_CUE)
+    return None if given_name(other.name.split()[0]) else next(n.type for n in pair if n.cue == STRONG_CUE)
 
 
 def _title_cased(sentence: list[Token], index: int) -> bool:

@@ -23,11 +23,12 @@ class Command(BaseCommand):
         parser.add_argument("--heldout", action="store_true",
                             help="score the held-out LoCoMo turns alone (data/chat_gold/locomo_heldout.json; needs --locomo)")
         parser.add_argument("--entities", action="store_true",
-                            help="score the entity sample of conversations 42-50 alone (data/chat_gold/locomo_entities.json; "
-                                 "needs --locomo): it is labelled for entities only, so only entities are reported")
+                            help="score the development entity samples of conversations 42-50 alone, each as a source "
+                                 "(data/chat_gold/locomo_entities.json and locomo_entities_fresh.json; needs --locomo): "
+                                 "they are labelled for entities only, so only entities are reported")
         parser.add_argument("--fresh-entities", action="store_true",
-                            help="score the fresh entity sample of conversations 42-50 alone "
-                                 "(data/chat_gold/locomo_entities_fresh.json; needs --locomo), entities only")
+                            help="score the held-out entity sample of conversations 42-50 alone "
+                                 "(data/chat_gold/locomo_entities_fresh2.json; needs --locomo), entities only")
         parser.add_argument("--first-speaker", choices=["user", "assistant"], default="user",
                             help="the role of each LoCoMo conversation's first speaker (default user)")
         parser.add_argument("--speaker-labels", action="store_true",
