@@ -203,16 +203,17 @@ class NameReader:
         titled = run[0].kind == "title"
         name = self.text[run[1].start:end] if titled and len(run) > 1 else surface
         aliases = [surface] if titled else []
+        previous = sentence[index - 1].lower if index else ""
         if titled or run[0].kind == "initial" or any(t.text in QUOTES for t in run):
             return Name(start, end, surface, name, "PERSON", STRONG_CUE, aliases)  # "Dr. Ng", 'Jocinda "Jo" Fowler'
         if _quoted(sentence, index, len(run)) or _rated(sentence, index + len(run)) or SHOWING.match(self.text[end:]) \
-                or seen_at_cinema(self.text, end, sentence[index - 1].lower if index else "", words[0]):
+                or seen_at_cinema(self.text, end, previous, words[0]):
             return Name(start, end, surface, name, "OBJECT", STRONG_CUE, aliases)  # a title: "Becoming Nicole", "Moonfall (PG-13)"
         if venue_showing(self.text, end):
             return Name(start, end, surface, name, "LOCATION", STRONG_CUE, aliases)  # "Regal Davis has it playing at 1"
         if len(run) == 1 and run[0].kind == "initialism":
             return Name(start, end, surface, name, None, NO_CUE, aliases)  # typed once its expansion is known
-        own = _own_type(words, sentence[index - 1].lower if index else "")
+        own = _own_type(words, previous)
         if own is not None:
             return Name(start, end, surface, name, own, STRONG_CUE, aliases + _venue_short_forms(run, self.text))
         if len(words) > 1 and words[0] in english.TITLE_WORDS:
