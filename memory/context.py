@@ -166,7 +166,7 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
         entity_lucene=selectors.lucene_query(text=text, user_id=user_id, fields=("name", "aliases")) if text else None,
         as_of=request.as_of, cutoffs=cutoffs,
     )
-    ranked = _memory_scored(recall, sections=sections, focus=focus, asked=text)
+    ranked = _memory_scored(recall, sections=sections, focus=focus, asked=text, min_relevance=request.min_relevance)
     for name in provided if text else []:
         ranked += [_provided_item(item, section=name, question=question_read(focus["text"])) for item in
                    PROVIDED[name].provide(agent=agent, request=request, query=text, embedding=provided_embedding,
@@ -181,13 +181,16 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
     return {**packed, "turn_seq": recall["next_seq"] if sections["history"] else None}
 
 
-def _memory_scored(recall: dict, *, sections: dict[str, bool], focus: dict, asked: str) -> list[dict]:
-    """Return every recalled message, fact, preference, entity and trace scored on the relevance scale."""
+def _memory_scored(recall: dict, *, sections: dict[str, bool], focus: dict, asked: str,
+                   min_relevance: float) -> list[dict]:
+    """Return every recalled fact, preference, entity and trace scored on the relevance scale, and every recalled
+    message that scores at least `min_relevance` (most do not, and only the ones that do can be packed)."""
     today = datetime.now(UTC).date()
     question = question_read(focus["text"])
     scored: list[dict] = []
     if sections["recall"]:
-        scored += _messages_scored(recall, question=question, speaker=focus["speaker"], today=today)
+        scored += _messages_scored(recall, question=question, speaker=focus["speaker"], today=today,
+                                   min_relevance=min_relevance)
     if sections["long_term"]:
         said = {item["id"]: item["provenance"]["relevance"]["score"] for item in scored}
         facts = [_fact_item(f, question=question, today=today) for f in recall["facts"]]
@@ -213,12 +216,15 @@ def _time_asked(text: str) -> tuple[datetime, datetime] | None:
     return start - TIME_BEFORE, start + TIME_AFTER
 
 
-def _messages_scored(recall: dict, *, question: Question, speaker: str | None, today: date) -> list[dict]:
+def _messages_scored(recall: dict, *, question: Question, speaker: str | None, today: date,
+                     min_relevance: float) -> list[dict]:
     """Score every recalled message on the relevance scale: its own relevance, plus a share of what the best
     turn next to it by another speaker scored (a reply often holds the answer to what shares the question's
     words, and is answered in turn), times
     SPEAKER_BOOST when it is the speaker's the question asks about and TIME_BOOST when it was said in the
-    span the question names. Each item's provenance keeps the branches that found it and why it scored."""
+    span the question names. Each item's provenance keeps the branches that found it and why it scored. A message
+    that scores below `min_relevance` is left out before its item is made: its line would never be packed, and a
+    fact or preference that scores as its turn would stay below it too."""
     branches = recall["branches"]
     ranks = {uid: {} for uid in recall["messages"]}
     for branch, hits in branches.items():
@@ -236,8 +242,11 @@ def _messages_scored(recall: dict, *, question: Question, speaker: str | None, t
     for uid, m in recall["messages"].items():
         score = own[uid]["score"] + NEIGHBOUR_SHARE * max((own[of]["score"] for of in next_to[uid]), default=0.0)
         asked = bool(speaker) and selectors.said_by(m, speaker)
-        score *= (SPEAKER_BOOST if asked else 1.0) * (TIME_BOOST if "time" in ranks[uid] else 1.0)
-        items.append(_message_item(m, score=min(score, 1.0), today=today, provenance={
+        score = round(min(score * (SPEAKER_BOOST if asked else 1.0) * (TIME_BOOST if "time" in ranks[uid] else 1.0),
+                          1.0), 4)
+        if score < min_relevance:
+            continue
+        items.append(_message_item(m, score=score, today=today, provenance={
             "ranks": ranks[uid], "relevance": own[uid], "next_to": next_to[uid], "speaker_asked": asked}))
     return items
 
