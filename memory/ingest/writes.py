@@ -8,7 +8,7 @@ from neo4j.exceptions import ClientError
 from neomodel import db
 
 from memory import cypher
-from memory.embeddings import get_embedder
+from memory.embeddings import get_embedder, int8_copy
 from memory.extraction import ExtractedEntity, ExtractedFact, ExtractedPreference, Extraction, Turn, get_extractor
 from memory.extraction.rules import predicate_cardinality, preference_topic, preference_topic_key
 from memory.extraction.speakers import speaker_split
@@ -42,8 +42,9 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
     row = found[0]
     if row["unembedded"]:
         said = speaker_split(row["content"])[1]  # a speaker's label says who, not what
-        graphdb.run(cypher.MESSAGE_EMBEDDING_SET, {"uid": message_uid, "user_id": user_id,
-                                                   "embedding": get_embedder().embed([said])[0].tolist()})
+        embedding = get_embedder().embed([said])[0].tolist()
+        graphdb.run(cypher.MESSAGE_EMBEDDING_SET, {"uid": message_uid, "user_id": user_id, "embedding": embedding,
+                                                   "embedding_int8": int8_copy(embedding)})
     if row["status"] == "done":
         return "done"
     subject = Subject.objects.filter(user_id=user_id).first()

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from memory import ingest, selectors, services
-from memory.embeddings import get_embedder
+from memory.embeddings import get_embedder, int8_copy
 from portal import graphdb
 
 pytestmark = pytest.mark.django_db
@@ -111,6 +111,8 @@ def test_the_probe_matches_the_servers_version_and_install_labels_builds_the_ind
 
 
 def test_recall_gives_the_exact_answer_from_the_persons_own_messages(recall_way, two_people):
+    """Through the index the candidates are re-ranked by the exact cosine; the scan ranks by each message's copy in
+    signed bytes, whose cosine is the exact one to a few thousandths."""
     alice, bob = two_people
 
     found = selectors.messages_nearest(user_id=alice.user_id, embedding=_question().tolist(), limit=5)
@@ -118,9 +120,24 @@ def test_recall_gives_the_exact_answer_from_the_persons_own_messages(recall_way,
     exact = _exact(alice)
     assert [hit["uid"] for hit in found] == [uid for uid, _ in exact]
     assert {hit["uid"] for hit in found} <= _uids(alice) and not {hit["uid"] for hit in found} & _uids(bob)
-    assert [hit["score"] for hit in found] == pytest.approx([score for _, score in exact], abs=1e-6)
+    assert [hit["score"] for hit in found] == pytest.approx(
+        [score for _, score in exact], abs=1e-6 if recall_way == "through the index" else 2e-3)
     first = graphdb.scalar("MATCH (m:Message {uid: $uid}) RETURN m.content", {"uid": found[0]["uid"]})
     assert first == TURNS[0]
+
+
+def test_the_workers_step_stores_each_message_vector_with_its_copy_in_signed_bytes(two_people):
+    alice, _ = two_people
+
+    stored = graphdb.rows("MATCH (m:Message {user_id: $u}) RETURN m.embedding AS embedding, "
+                          "m.embedding_int8 AS copy", {"u": alice.user_id})
+
+    assert len(stored) == len(TURNS)
+    for message in stored:
+        assert bytes(message["copy"]) == int8_copy(message["embedding"])
+        copy = np.frombuffer(bytes(message["copy"]), dtype=np.int8)
+        assert np.abs(copy).max() == 127
+        assert float(np.dot(copy, message["embedding"]) / np.linalg.norm(copy)) == pytest.approx(1.0, abs=1e-3)
 
 
 def test_recall_keeps_the_sessions_recent_turns_out_the_time_span_and_retention(recall_way, two_people):
