@@ -297,7 +297,8 @@ def messages_nearest(*, user_id: str, embedding: list[float], limit: int,
     best first: its vector branch, or with `during` its branch over the messages said in that span.
 
     On Neo4j 2026.01+ a person holding more than RECALL_EXACT_SCAN_MAX messages is searched through the
-    filtered index; everyone else is scored exactly, so this is what recall@10 against exact is measured on.
+    filtered index; everyone else is scanned (by each message's copy in signed bytes). This is what recall@10
+    against exact search is measured on.
     """
     limits = {"history": 0, "messages": limit, "facts": 0, "preferences": 0, "entities": 0, "traces": 0}
     sections = {"history": False, "recall": True, "long_term": False, "reasoning": False}

@@ -176,9 +176,9 @@ CACHES = {
 # Tokens, grants, consent and retention are cached per process, checked against a version in Redis on
 # every request; this bounds an entry's age when a change could not reach Redis (memory.access_state).
 ACCESS_CACHE_SECONDS = env.int("ACCESS_CACHE_SECONDS", default=60)
-# Where Neo4j searches inside the vector index (2026.01+), message recall still scans a person with at
-# most this many messages exactly: their few index nodes make the filtered search the slower one (the
-# context's p50 83 ms through the index against 37 ms exact at 1,000 messages, docs/benchmarks.md).
+# Where Neo4j searches inside the vector index (2026.01+), message recall still scans every message of a
+# person with at most this many: their few index nodes make the filtered search the slower one (the
+# context's p50 83 ms through the index against 37 ms scanned at 1,000 messages, docs/benchmarks.md).
 RECALL_EXACT_SCAN_MAX = env.int("RECALL_EXACT_SCAN_MAX", default=2000)
 
 # Celery: Redis as broker and result store, in a database of its own (REDIS_URL holds caches and locks).

@@ -169,7 +169,7 @@ def _branch(*, name: str, when: str, found: str) -> str:
 # section is a CALL that collects its rows, so one that finds nothing (or is not asked for in $sections) keeps
 # the row. The query vector is sent once. Every section leaves out what is past its retention ($cutoffs).
 # Messages carry their time as text (graphdb.moment_parsed): the driver's own DateTime costs a hundred times more
-# to read. `scan` says whether recall scans the person's messages exactly; the two vector branches are given.
+# to read. `scan` says whether recall scans every one of the person's messages; the two vector branches are given.
 def _context_read(*, scan: str, vector_branch: str, time_branch: str) -> str:
     return (_HISTORY_SECTION + "WITH next_seq, recent, [m IN recent | m.uid] AS exclude, " + scan + " AS scan"
             + _branch(name="vector", when="", found=vector_branch)
@@ -189,23 +189,23 @@ def _context_read(*, scan: str, vector_branch: str, time_branch: str) -> str:
 # (A CASE, not coalesce(): with coalesce the scan cost more than the floats' alone.)
 _SCANNED = ("CASE WHEN m.embedding_int8 IS NULL THEN vector.similarity.cosine(m.embedding, $embedding) "
             "ELSE vector.similarity.cosine(m.embedding_int8, $embedding) END")
-_VECTOR_BRANCH_EXACT = """
+_VECTOR_BRANCH_SCANNED = """
   MATCH (m:Message {user_id: $user_id})
   WHERE m.embedding IS NOT NULL AND NOT m.uid IN exclude AND """ + _recallable("m") + """
   WITH m, """ + _SCANNED + """ AS score
   ORDER BY score DESC LIMIT $depth"""
-_TIME_BRANCH_EXACT = """
+_TIME_BRANCH_SCANNED = """
   MATCH (m:Message) USING INDEX m:Message(user_id, created_at)
   WHERE m.user_id = $user_id AND m.created_at >= $after AND m.created_at < $before AND m.embedding IS NOT NULL
     AND NOT m.uid IN exclude AND """ + _recallable("m") + """
   WITH m, """ + _SCANNED + """ AS score
   ORDER BY score DESC LIMIT $depth"""
-CONTEXT_READ = _context_read(scan="true", vector_branch=_VECTOR_BRANCH_EXACT, time_branch=_TIME_BRANCH_EXACT)
+CONTEXT_READ = _context_read(scan="true", vector_branch=_VECTOR_BRANCH_SCANNED, time_branch=_TIME_BRANCH_SCANNED)
 
 
 # The same branches through the in-index filtered search of Neo4j 2026.01+ for a person holding more than
 # $exact_scan_max messages (settings.RECALL_EXACT_SCAN_MAX), counted up to one more than that, and only when
-# recall is asked for; a person with fewer is scanned exactly, as on 5.26: VECTOR_SEARCH_OVERFETCH candidates
+# recall is asked for; a person with fewer is scanned, as on 5.26: VECTOR_SEARCH_OVERFETCH candidates
 # per message wanted, plus as many as the recent turns it may drop (the index's LIMIT takes parameters only),
 # re-ranked by exact cosine.
 def _searched(where: str) -> str:
@@ -219,10 +219,10 @@ def _searched(where: str) -> str:
   ORDER BY score DESC LIMIT $depth"""
 
 
-def _scanned_or_searched(*, exact: str, search: str) -> str:
-    """Return a branch that scans exactly where `scan` holds (a person with few messages), else searches the index."""
+def _scanned_or_searched(*, scanned: str, search: str) -> str:
+    """Return a branch that scans where `scan` holds (a person with few messages), else searches the index."""
 
-    return ("CALL (exclude, scan) {\n  WITH exclude WHERE scan\n  " + exact.strip() + "\n"
+    return ("CALL (exclude, scan) {\n  WITH exclude WHERE scan\n  " + scanned.strip() + "\n"
             "  RETURN m, score\n  UNION ALL\n  WITH exclude WHERE NOT scan\n  " + search.strip() + "\n"
             "  RETURN m, score\n  }\n  WITH m, score")
 
@@ -230,6 +230,6 @@ def _scanned_or_searched(*, exact: str, search: str) -> str:
 CONTEXT_READ_SEARCH = "CYPHER 25\n" + _context_read(
     scan="CASE WHEN $sections.recall THEN size(COLLECT { MATCH (n:Message {user_id: $user_id}) RETURN 1 "
          "LIMIT $exact_scan_max + 1 }) <= $exact_scan_max ELSE true END",
-    vector_branch=_scanned_or_searched(exact=_VECTOR_BRANCH_EXACT, search=_searched("m.user_id = $user_id")),
-    time_branch=_scanned_or_searched(exact=_TIME_BRANCH_EXACT, search=_searched(
+    vector_branch=_scanned_or_searched(scanned=_VECTOR_BRANCH_SCANNED, search=_searched("m.user_id = $user_id")),
+    time_branch=_scanned_or_searched(scanned=_TIME_BRANCH_SCANNED, search=_searched(
         "m.user_id = $user_id AND m.created_at >= $after AND m.created_at < $before")))

@@ -1,5 +1,5 @@
 """The context's message recall, through the in-index filtered vector search (Neo4j 2026.01+) or the
-exact scan, against exact cosine computed here from the stored vectors.
+scan of every message's copy in signed bytes, against exact cosine computed here from the stored vectors.
 
 On the 5.26 line the server cannot filter inside a vector index: the probe says so and the tests
 through the index are skipped there (CI runs this module on the 2026 line too).
@@ -51,7 +51,7 @@ def filtered():
 
 @pytest.fixture(params=["through the index", "scanned"])
 def recall_way(request, settings):
-    """Recall through the filtered index (every person, where the server has one), or by the exact scan."""
+    """Recall through the filtered index (every person, where the server has one), or by the scan."""
     if request.param == "through the index":
         if not graphdb.vector_search_filters():
             pytest.skip(f"Neo4j {graphdb.server_info()['version']} cannot filter inside a vector index")
@@ -172,7 +172,7 @@ def test_the_filtered_index_beside_nams_is_no_conflict_for_install_labels(filter
 
 def test_the_context_reads_every_candidates_exact_similarity_through_the_index_or_the_scan(recall_way, two_people):
     """Past RECALL_EXACT_SCAN_MAX messages the context's recall searches the index, else it scans; both
-    rank the person's own messages as the exact scan does, and every candidate message (the turns next to
+    rank the person's own messages as exact search does, and every candidate message (the turns next to
     what was found too) comes with its exact similarity for memory.context to score."""
 
     alice, _ = two_people
