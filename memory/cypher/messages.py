@@ -73,6 +73,19 @@ CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)
 SET m.embedding_int8 = $embedding_int8
 """
 
+# Messages with a vector and no copy of it (memory.ingest.message_copies_fill), after $after in uid order (through
+# the uid index), and their copies set.
+MESSAGES_WITHOUT_COPY = """
+MATCH (m:Message) USING INDEX m:Message(uid)
+WHERE m.uid > $after AND m.embedding IS NOT NULL AND m.embedding_int8 IS NULL
+RETURN m.uid AS uid, m.embedding AS embedding ORDER BY m.uid LIMIT $limit
+"""
+MESSAGE_COPIES_SET = """
+UNWIND $rows AS row
+MATCH (m:Message {uid: row.uid}) WHERE m.embedding IS NOT NULL AND m.embedding_int8 IS NULL
+SET m.embedding_int8 = row.copy
+"""
+
 MESSAGE_EXTRACTION_STATUS = """
 MATCH (m:Message {uid: $uid, user_id: $user_id})
 SET m.extraction_status = $status, m.extraction_error = $error

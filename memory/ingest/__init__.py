@@ -24,13 +24,13 @@ from memory.ingest.keys import (Statement, derived_uid, entity_key, entity_uid, 
                                 statement_key_restated)
 from memory.ingest.supersession import (StatementGroup, group_settle, message_statement_groups,
                                         node_statement_groups, timeline_settle)
-from memory.ingest.writes import (extraction_from_explicit, memory_write, message_extract, message_extraction_failed,
-                                  messages_reextract)
+from memory.ingest.writes import (extraction_from_explicit, memory_write, message_copies_fill, message_extract,
+                                  message_extraction_failed, messages_reextract)
 
 __all__ = [
     "corrections_follow", "Duplicates", "duplicates_find", "duplicates_merge", "preference_duplicates_restore",
     "Statement", "derived_uid", "entity_key", "entity_uid", "preference_key", "preference_uid",
     "statement_key_restated", "StatementGroup", "group_settle", "message_statement_groups", "node_statement_groups",
-    "timeline_settle", "extraction_from_explicit", "memory_write", "message_extract", "message_extraction_failed",
-    "messages_reextract",
+    "timeline_settle", "extraction_from_explicit", "memory_write", "message_copies_fill", "message_extract",
+    "message_extraction_failed", "messages_reextract",
 ]

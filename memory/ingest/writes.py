@@ -25,6 +25,8 @@ from portal import graphdb
 from portal.outbox import work_enqueue
 
 ENTITY_NOT_FOUND = "Neo.ClientError.Statement.EntityNotFound"
+# Messages given their copies in one write by message_copies_fill.
+COPIES_BATCH = 1000
 
 
 def message_extract(*, message_uid: str, user_id: str) -> str:
@@ -77,6 +79,19 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
             return "gone"
         raise
     return "done"
+
+
+def message_copies_fill(*, batch: int = COPIES_BATCH) -> int:
+    """Give every message that has a vector and no copy of it in signed bytes its copy, `batch` at a time; return
+    how many. Messages stored before copies existed, and those adopted from neo4j-agent-memory with their vectors,
+    have none: recall scans them by their floats until then."""
+    filled, after = 0, ""
+    while found := graphdb.rows(cypher.MESSAGES_WITHOUT_COPY, {"after": after, "limit": batch}):
+        graphdb.run(cypher.MESSAGE_COPIES_SET, {"rows": [
+            {"uid": row["uid"], "copy": int8_copy(row["embedding"])} for row in found]})
+        filled += len(found)
+        after = found[-1]["uid"]
+    return filled
 
 
 def _set_status(message_uid: str, user_id: str, status: str, error: str | None) -> None:

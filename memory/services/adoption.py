@@ -29,7 +29,7 @@ from memory.cypher import adoption as cypher
 from memory.cypher import schema as memory_schema
 from memory.embeddings import embedding_dimensions, get_embedder
 from memory.graph import ENTITY_TYPES
-from memory.ingest import derived_uid, entity_key, entity_uid
+from memory.ingest import derived_uid, entity_key, entity_uid, message_copies_fill
 from memory.models import Subject
 from memory.nam import folded, person_names
 from memory.services.messages import content_hash
@@ -428,6 +428,7 @@ def nam_adopt(*, dry_run: bool = False) -> dict:
             _subjects_create(plan)
             with db.transaction:
                 _graph_write(plan)
+        message_copies_fill()  # the adopted messages keep their vectors; recall scans their copies
     return nam_report(plan=plan, dry_run=False)
 
 

@@ -13,6 +13,7 @@ from neomodel import db
 from governance.selectors import export_path
 from governance.services import export_build, export_request
 from memory import services
+from memory.embeddings import int8_copy
 from memory.models import Subject
 from memory.selectors import unowned_counts
 from tests.fixtures.nam import nam_adopt, nam_graph_load, nam_people
@@ -94,6 +95,9 @@ def test_adopt_owns_every_node_it_can_and_a_rerun_changes_nothing():
     assert labels[0][0] == [["Entity"]]
     dims, _ = db.cypher_query("MATCH (m:Message) RETURN collect(DISTINCT size(m.embedding))")
     assert dims[0][0] == [384]
+    # Each adopted message's vector has its copy in signed bytes, which recall scans.
+    vectors, _ = db.cypher_query("MATCH (m:Message) RETURN m.embedding, m.embedding_int8")
+    assert vectors and all(bytes(copy) == int8_copy(vector) for vector, copy in vectors)
 
     after = graph_snapshot()
     again = nam_adopt()

@@ -5,11 +5,13 @@ On the 5.26 line the server cannot filter inside a vector index: the probe says 
 through the index are skipped there (CI runs this module on the 2026 line too).
 """
 
+import io
 import re
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
+from django.core.management import call_command
 
 from memory import ingest, selectors, services
 from memory.embeddings import get_embedder, int8_copy
@@ -95,6 +97,12 @@ def _exact(subject, *, exclude=(), during=None, since=None, limit=5):
     return sorted(scored, key=lambda pair: -pair[1])[:limit]
 
 
+def _copies(subject) -> dict[str, bytes | None]:
+    stored = graphdb.rows("MATCH (m:Message {user_id: $u}) RETURN m.uid AS uid, m.embedding_int8 AS copy",
+                          {"u": subject.user_id})
+    return {row["uid"]: row["copy"] and bytes(row["copy"]) for row in stored}
+
+
 def _uids(subject):
     return set(graphdb.scalar("MATCH (m:Message {user_id: $u}) RETURN collect(m.uid)", {"u": subject.user_id}))
 
@@ -138,6 +146,26 @@ def test_the_workers_step_stores_each_message_vector_with_its_copy_in_signed_byt
         copy = np.frombuffer(bytes(message["copy"]), dtype=np.int8)
         assert np.abs(copy).max() == 127
         assert float(np.dot(copy, message["embedding"]) / np.linalg.norm(copy)) == pytest.approx(1.0, abs=1e-3)
+
+
+# A store written before the worker kept a copy of each vector: the product no longer writes one, so the copies
+# are taken away by hand.
+COPIES_REMOVE = "MATCH (m:Message {user_id: $u}) REMOVE m.embedding_int8"
+
+
+def test_messages_stored_without_a_copy_are_scanned_by_their_floats_until_install_labels_gives_them_one(two_people):
+    alice, _ = two_people
+    copies = _copies(alice)
+    graphdb.run(COPIES_REMOVE, {"u": alice.user_id})
+
+    found = selectors.messages_nearest(user_id=alice.user_id, embedding=_question().tolist(), limit=5)
+    assert [(hit["uid"], hit["score"]) for hit in found] == [(uid, pytest.approx(score, abs=1e-6))
+                                                             for uid, score in _exact(alice)]
+
+    call_command("install_labels", stdout=io.StringIO())
+
+    assert _copies(alice) == copies
+    assert ingest.message_copies_fill() == 0
 
 
 def test_recall_keeps_the_sessions_recent_turns_out_the_time_span_and_retention(recall_way, two_people):

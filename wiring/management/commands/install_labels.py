@@ -7,6 +7,7 @@ from neomodel import db
 from memory import cypher as memory_cypher
 from memory.cypher.adoption import index_drop
 from memory.embeddings import embedding_dimensions
+from memory.ingest import message_copies_fill
 from memory.services.adoption import vector_index_conflicts
 from portal import graphdb
 from review import cypher as review_cypher
@@ -15,7 +16,8 @@ SCHEMAS = [memory_cypher.SCHEMA, review_cypher.SCHEMA]
 
 
 class Command(BaseCommand):
-    help = ("Install the graph's constraints and indexes (idempotent). Memory's vector indexes take "
+    help = ("Install the graph's constraints and indexes (idempotent), and give messages stored before copies "
+            "existed their vector's copy in signed bytes. Memory's vector indexes take "
             "neo4j-agent-memory's names, so a NAM agent and the portal share them; one of another size stops "
             "this command with the way forward.")
 
@@ -42,6 +44,10 @@ class Command(BaseCommand):
                 graphdb.run(statement, {"dimensions": embedding_dimensions()})
         count = graphdb.scalar("SHOW INDEXES YIELD name RETURN count(*) AS indexes")
         self.stdout.write(self.style.SUCCESS(f"Graph schema installed: {count} indexes."))
+        filled = message_copies_fill()
+        if filled:
+            self.stdout.write(f"Gave {filled} messages stored before copies existed their vector's copy "
+                              "in signed bytes.")
 
     def _vector_indexes_check(self, dimensions: int, *, replace: bool) -> None:
         """Stop on vector indexes of another size, saying how to go on; drop memory's with --replace-vector-indexes."""
