@@ -101,6 +101,8 @@ class Message(MemoryNode):
     content = StringProperty(required=True)
     speaker = StringProperty(help_text='The name a turn sent as "Name: text" is labelled with.')
     embedding = _embedding()
+    embedding_int8 = ArrayProperty(IntegerProperty(), help_text=(
+        "The vector's copy in signed bytes (memory.embeddings.int8_copy), stored as a byte array: recall scans it."))
     seq = IntegerProperty(required=True)
     client_id = StringProperty(index=True)
     content_hash = StringProperty(index=True)
