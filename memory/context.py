@@ -360,7 +360,7 @@ def _message_item(m: dict, *, score: float, today: date, provenance: dict) -> di
     """A recalled message: whose words (`speaker_words`), the day unless today."""
     label, said = speaker_split(m["content"])
     who = ", ".join(filter(None, [speaker_words(m["role"], label=label), _said(m["created_at"], today)]))
-    return {"id": m["uid"], "type": "message", "score": round(score, 4), "text": f"{who}: {said}",
+    return {"id": m["uid"], "type": "message", "score": score, "text": f"{who}: {said}",
             "said": m["content"], "section": MESSAGES.name,
             "provenance": {"session_id": m["session_id"], "seq": m["seq"], "created_at": m["created_at"],
                            "role": m["role"], "source": "recall", **provenance}}

@@ -156,6 +156,7 @@ COPIES_REMOVE = "MATCH (m:Message {user_id: $u}) REMOVE m.embedding_int8"
 def test_messages_stored_without_a_copy_are_scanned_by_their_floats_until_install_labels_gives_them_one(two_people):
     alice, _ = two_people
     copies = _copies(alice)
+    assert len(copies) == len(TURNS) and all(copies.values())
     graphdb.run(COPIES_REMOVE, {"u": alice.user_id})
 
     found = selectors.messages_nearest(user_id=alice.user_id, embedding=_question().tolist(), limit=5)
