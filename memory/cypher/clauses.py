@@ -49,6 +49,16 @@ CALL (c) {
 # looks at (two per message of a batch of 100) and more than the longest history a context reads.
 CHAIN_WALK_MAX = 200
 
+
+def chain_back(*, above: str) -> str:
+    """Return the MATCH of the messages of conversation `c`'s chain from `tail` back (tail included), as m, whose
+    seq is above `above` (a Cypher expression), ending in its WHERE for more conditions. Seqs fall along the chain
+    backwards, so the walk stops at the first message at or below it: it reads the turns it returns, not
+    CHAIN_WALK_MAX of them."""
+    return ("MATCH (tail) ((later:Message)<-[:NEXT_MESSAGE]-(earlier:Message) WHERE earlier.seq > " + above + "){0,"
+            + str(CHAIN_WALK_MAX) + "} (m:Message)\n  WHERE m.seq > " + above)
+
+
 # --- retention: what every read leaves out, and what the periodic job deletes ----------------------------
 
 # The oldest moment a label keeps, from the $cutoffs map (category -> moment, null keeps forever). What

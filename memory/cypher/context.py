@@ -1,6 +1,6 @@
 """Cypher of the context: everything a context may use, read in one statement (memory.selectors.context_recall)."""
 
-from memory.cypher.clauses import CHAIN_WALK_MAX, CONVERSATION_TAIL, held_at, kept, stated_by
+from memory.cypher.clauses import CONVERSATION_TAIL, chain_back, held_at, kept, stated_by
 
 # How many rows the filtered index is asked for per row wanted: it ranks approximately, by quantised
 # vectors, so its candidates are re-ranked by exact cosine. 30 gave recall@10 1.000 against the exact
@@ -65,8 +65,7 @@ CALL () {
   OPTIONAL MATCH (c:Conversation {user_id: $user_id, session_id: $session_id}) WHERE $sections.history
   """ + CONVERSATION_TAIL.strip() + """
   CALL (c, tail) {
-    MATCH (m:Message)-[:NEXT_MESSAGE*0..""" + str(CHAIN_WALK_MAX) + """]->(tail)
-    WHERE m.seq > c.last_seq - $history_limit AND """ + _recallable("m") + """
+    """ + chain_back(above="c.last_seq - $history_limit") + """ AND """ + _recallable("m") + """
     WITH m ORDER BY m.seq
     RETURN collect(m {.uid, .role, .content, .speaker, .seq, created_at: toString(m.created_at), session_id: c.session_id}) AS recent
   }

@@ -1,7 +1,7 @@
 """Cypher of conversations: found or begun for an append, listed for the person's pages, emptied ones deleted."""
 
-from memory.cypher.clauses import (CHAIN_WALK_MAX, CONVERSATION_MERGE_CLAUSE, CONVERSATION_TAIL, PERSON_WRITE_LOCK,
-                                       kept, nam_id)
+from memory.cypher.clauses import (CONVERSATION_MERGE_CLAUSE, CONVERSATION_TAIL, PERSON_WRITE_LOCK, chain_back, kept,
+                                   nam_id)
 
 # The person's node is locked first, as every extraction write locks it first (PERSON_WRITE_LOCK):
 # one lock order, so an append and a worker never deadlock.
@@ -16,8 +16,7 @@ CALL (c) {
   RETURN collect([m.uid, m.seq, m.client_id, m.content_hash]) AS by_client
 }
 CALL (c, tail) {  // the last few first, then their hashes: no seek of every message with a common hash
-  MATCH (m:Message)-[:NEXT_MESSAGE*0..""" + str(CHAIN_WALK_MAX) + """]->(tail)
-  WHERE m.seq > c.last_seq - $window
+  """ + chain_back(above="c.last_seq - $window") + """
   WITH collect(m) AS last
   RETURN [m IN last WHERE m.content_hash IN $hashes | [m.uid, m.seq, m.client_id, m.content_hash]] AS by_content
 }
