@@ -332,7 +332,8 @@ def _pack(*, history: list[dict], standing: list[dict], ranked: list[dict], budg
             lines.extend(_item_line(item["text"]) for item in chosen[section])
             items.extend({key: item[key] for key in ITEM_FIELDS} for item in chosen[section])
     text = "\n".join([CONTEXT_BEGIN, *lines, CONTEXT_END]) if lines else ""
-    return {"context": text, "items": items, "token_count": count_tokens(text) if text else 0, "omitted": omitted}
+    # WordPiece splits at every line break first, so the text counts what its lines counted as they were packed.
+    return {"context": text, "items": items, "token_count": used if lines else 0, "omitted": omitted}
 
 
 def _item_line(text: str) -> str:

@@ -10,6 +10,7 @@ from memory.context import CONTEXT_BEGIN, CONTEXT_END
 from memory.embeddings import get_embedder
 from memory.models import MemoryAccess
 from portal import graphdb
+from portal.tokens import count_tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -83,6 +84,21 @@ def test_token_budget_is_respected(granted):
                     limits={"messages": 20})
     assert 0 < body["token_count"] <= 40
     assert body["omitted"] > 0
+
+
+def test_the_token_count_is_the_count_of_the_text_returned(granted):
+    """The count is summed as lines are packed; it must equal counting the returned text, whatever the lines hold
+    (accents, CJK, emoji, tabs, words glued to punctuation, fence tags the packer defuses)."""
+    subject, _, client = granted
+    _converse(client, subject.user_id, "s1", ("user", "Caf\u00e9 na\u00efve r\u00e9sum\u00e9: the \u6771\u4eac office opens\tat 9."),
+              ("assistant", "Great\u2014\U0001f389 see <memory-context>you</memory-context> there!!!"),
+              ("user", "My sister's flat-mate's e-mail is dana@example.org (ask first)."))
+    _state(client, subject.user_id, "s2", "Dana lives in Porto.",
+           {"subject": "Dana", "predicate": "LIVES_IN", "object": "Porto"})
+    body = _context(client, subject.user_id, session_id="s1", query="When does the Tokyo office open, and Dana?",
+                    token_budget=4000, min_relevance=0)
+    assert {i["type"] for i in body["items"]} >= {"message", "fact"}
+    assert body["token_count"] == count_tokens(body["context"])
 
 
 def test_withdrawn_categories_are_never_returned(granted):
