@@ -76,6 +76,7 @@ def test_replays_asks_and_reports_one_json_line(locomo, transactional_db, grante
     assert line["extraction_turns_per_s"] == pytest.approx(8 / line["extraction_seconds"], rel=0.02, abs=0.1)
     assert line["extraction_seconds"] >= line["ingest_seconds"]
     assert line["embedders"] == {"stored": settings.EMBEDDER, "queries": settings.EMBEDDER}
+    assert set(line["machine"]) == {"cpus", "memory_gib", "load_1m", "python_ms"} and line["machine"]["python_ms"] > 0
     written = json.loads((tmp_path / "answers.json").read_text())
     assert written["embedders"] == line["embedders"]
     assert [(a["conversation"], a["question"], a["category"], a["evidence"]) for a in written["answers"]] == [

@@ -2,7 +2,6 @@
 far a faster query encoder moves each query's top 10 from the float encoder's."""
 
 import json
-import os
 import statistics
 import time
 
@@ -16,6 +15,7 @@ from knowledge.models import RetrievalProfile
 from knowledge.selectors import knowledge_item_format, knowledge_search
 from memory.embeddings import MiniLMEmbedder, embedder_class, get_embedder
 from portal import graphdb
+from portal.machine import machine
 
 SYLLABLES = (
     "al ber cor dan el fen gar hol is jun kel lor mar nor ol pen quin ros sol tor ul ven wes xan yor zel".split()
@@ -257,8 +257,7 @@ class Command(BaseCommand):
                 "reached": facts,
                 "enriched_minus_plain": {label: facts[f"{label}+cypher"] - facts[label] for label in MODES},
             },
-            "machine": {"cpus": os.cpu_count(), "memory_gib": round(_memory_gib()),
-                        "load_average_1m": round(os.getloadavg()[0], 1)},
+            "machine": machine(),
         }
 
     def _clean(self):
@@ -308,7 +307,3 @@ def _profile_measure(*, profile: RetrievalProfile, query_set: list[tuple[str, se
 
 def _percentile(samples, q) -> float:
     return float(np.percentile(samples, q)) if len(samples) > 1 else statistics.fmean(samples)
-
-
-def _memory_gib() -> float:
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30

@@ -24,6 +24,7 @@ from memory import context, selectors, services
 from memory.embeddings import get_embedder, int8_copy
 from memory.models import CATEGORIES, SCOPES, Agent, ConsentRecord, Grant, Subject
 from portal import graphdb
+from portal.machine import machine
 from portal.processes import gunicorn_serving
 
 TOPICS = ["launch", "budget", "garden", "flight", "invoice", "database", "holiday", "recipe", "contract", "sensor",
@@ -118,7 +119,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         self._neo4j(options["neo4j_url"])
         call_command("install_labels", verbosity=0, stdout=self.stderr)
-        load_before = os.getloadavg()
+        before = machine()
         run = uuid.uuid4().hex[:8]
         agent = Agent.objects.create(agent_id=f"bench-api-{run}", name="bench_api", scopes=list(SCOPES),
                                      rate_limit_per_minute=10_000_000)
@@ -157,8 +158,7 @@ class Command(BaseCommand):
             "benchmark": "api", "users": len(subjects), "messages": seeded, "seed_seconds": round(seed_seconds, 1),
             "gunicorn": f"{options['workers']}x{options['threads']}", "neo4j": graphdb.server_info(),
             "runs": runs, "recall_at_10": recall, "curve": curve, "profile_ms": profile,
-            "machine": {"cpus": os.cpu_count(), "load_before": [round(x, 2) for x in load_before],
-                        "load_after": [round(x, 2) for x in os.getloadavg()]},
+            "machine": {"before": before, "after": machine()},
         }))
 
     def _neo4j(self, url):

@@ -30,6 +30,7 @@ from memory.extraction.names import name_core
 from memory.extraction.rules import preference_stems, preferences_same_meaning
 from memory.models import SCOPES, Agent
 from portal import graphdb
+from portal.machine import machine
 from portal.processes import celery_worker_command, celery_workers_wait, database_url, gunicorn_serving
 
 DEV_SPLIT = "26,30,41"
@@ -162,7 +163,7 @@ class Command(BaseCommand):
             "ingest_turns_per_s": round(replay["turns"] / replay["ingest_seconds"], 1),
             "extraction_turns_per_s": round(replay["turns"] / replay["extraction_seconds"], 1),
             **memory,
-            "machine": {"cpus": os.cpu_count(), "load_average_1m": round(os.getloadavg()[0], 2)},
+            "machine": machine(),
         }))
 
     def _embedders(self, options) -> dict | None:

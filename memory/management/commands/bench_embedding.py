@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from memory.embeddings import CachedEmbedder, MiniLMEmbedder, MiniLMInt8Embedder
+from portal.machine import machine
 
 REFERENCE = Path(settings.BASE_DIR) / "data" / "minilm" / "minilm_reference.json"
 
@@ -54,7 +55,7 @@ class Command(BaseCommand):
         for name, result in results.items():
             self.stderr.write(f"{name}: {result}")
         self.stdout.write(json.dumps({"benchmark": "embedding", "options": results, "queries": len(timed),
-                                      "rounds": rounds, "machine": f"{os.cpu_count()} cores",
+                                      "rounds": rounds, "machine": machine(),
                                       "load": [round(value, 2) for value in load]}))
 
 

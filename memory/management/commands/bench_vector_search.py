@@ -1,6 +1,5 @@
 import hashlib
 import json
-import os
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -18,6 +17,7 @@ from memory.management.commands.bench_api import SEED_CHAIN, exact_top
 from memory.management.commands.bench_conversations import conversations_load
 from portal import graphdb
 from portal.graphdb import rows, server_info, vector_search_filters
+from portal.machine import machine
 
 LOCOMO_IDS = ["26", "30", "41", "42", "43", "44", "47", "48", "49", "50"]
 
@@ -99,8 +99,7 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps({
             "benchmark": "vector_search", "neo4j": server_info()["version"], "filtered_search": filtered,
             "messages": sum(people.values()), "people": len(people), "seed_seconds": round(seed_seconds, 1),
-            "queries": len(query_vectors), "points": points, "machine": f"{os.cpu_count()} cores",
-            "load": os.getloadavg()[0],
+            "queries": len(query_vectors), "points": points, "machine": machine(),
         }))
 
     def _corpus(self, directory: Path) -> tuple[list[str], list[str]]:

@@ -22,6 +22,7 @@ from memory import services
 from memory.models import SCOPES, Agent
 from portal import graphdb
 from portal.exceptions import TRANSIENT
+from portal.machine import machine
 from portal.outbox import work_redispatch
 from portal.processes import celery_worker_command, free_port, gunicorn_serving, port_listening
 
@@ -132,7 +133,7 @@ class Command(BaseCommand):
             self.stdout.write(f"{name:<14} " + "  ".join(f"{k} {v}" for k, v in run.items()))
         self.stdout.write(json.dumps({"runs": runs, **totals, "seconds": round(time.monotonic() - started, 1),
                                       "appends_per_run": options["appends"], "clients": options["clients"],
-                                      "nproc": os.cpu_count(), "load": os.getloadavg()[0]}))
+                                      "machine": machine()}))
         if any(totals.values()):
             raise CommandError(f"Accepted work was lost, doubled, stuck or broken: {totals}")
 
