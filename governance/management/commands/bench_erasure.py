@@ -7,6 +7,7 @@ import time
 from governance import cypher, selectors, services
 from governance.management.seeding import OthersUnderLoad, SeededPersonCommand
 from governance.models import ErasureScope
+from portal.machine import machine
 
 
 class Command(SeededPersonCommand):
@@ -39,7 +40,7 @@ class Command(SeededPersonCommand):
             "fingerprints": len(fingerprints.runs) + len(fingerprints.names),
             "fingerprint_seconds": round(fingerprint_seconds, 2), "content_scan_seconds": round(scan_seconds, 2),
             "nodes_deleted": job.nodes_deleted, "residue": job.tombstone.residue_total,
-            "residue_by_store": job.tombstone.residue, "status": job.status, **load.report(),
+            "residue_by_store": job.tombstone.residue, "status": job.status, **load.report(), "machine": machine(),
         }
         self.stdout.write(f"erased {job.nodes_deleted} nodes in {erase_seconds:.1f} s, residue {result['residue']}; "
                           f"others' p95 {result['others_idle_p95_ms']} ms idle, {result['others_during_p95_ms']} ms "

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand
 from governance import selectors, services
 from governance.management.seeding import graph_seed, person_create
 from governance.models import ErasureScope, ExportJob
+from portal.machine import machine
 
 
 class Command(BaseCommand):
@@ -39,7 +40,7 @@ class Command(BaseCommand):
         result = {
             "bench": "export", "items": seeded, "exported_nodes": job.items_done, "seconds": round(seconds, 2),
             "python_peak_mb": round(peak / 2**20, 1), "max_rss_growth_mb": round((rss_after - rss_before) / 1024, 1),
-            "max_rss_mb": round(rss_after / 1024, 1), "zip_mb": round(size / 2**20, 1),
+            "max_rss_mb": round(rss_after / 1024, 1), "zip_mb": round(size / 2**20, 1), "machine": machine(),
         }
         self.stdout.write(f"exported {job.items_done} nodes in {seconds:.1f} s; Python peak {result['python_peak_mb']} MB, "
                           f"max RSS grew {result['max_rss_growth_mb']} MB; zip {result['zip_mb']} MB")

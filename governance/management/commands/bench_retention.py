@@ -12,6 +12,7 @@ from governance import selectors, services
 from governance.management.seeding import PERSON_GRAPH_DELETE, OthersUnderLoad, SeededPersonCommand
 from memory.models import CATEGORIES
 from portal import graphdb
+from portal.machine import machine
 
 
 class Command(SeededPersonCommand):
@@ -43,7 +44,7 @@ class Command(SeededPersonCommand):
             "expire_seconds": round(expire_seconds, 2), "residue": sum(result["residue"].values()),
             "python_peak_mb": round(peak / 2**20, 1),
             "process_max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-            **load.report(),
+            **load.report(), "machine": machine(),
         }
         self.stdout.write(f"expired {sum(result['deleted'].values())} nodes in {expire_seconds:.1f} s "
                           f"(Python peak {report['python_peak_mb']} MB), residue {report['residue']}; others' p95 "

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from memory import ingest, services
 from memory.models import SCOPES, Agent
 from portal import graphdb
+from portal.machine import machine
 from portal.processes import celery_worker_command
 
 SESSION = re.compile(r"^session_(\d+)$")
@@ -94,7 +95,7 @@ class Command(BaseCommand):
             "turns": total, "workers": workers, "ingest_s": round(appended - started, 2),
             "ingest_turns_per_s": round(total / (appended - started), 1),
             "extraction_s": round(extracted - appended, 2),
-            "extraction_turns_per_s": round(total / (extracted - appended), 1),
+            "extraction_turns_per_s": round(total / (extracted - appended), 1), "machine": machine(),
         }))
 
     def _pool(self, workers: int) -> subprocess.Popen:

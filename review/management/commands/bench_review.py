@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
 from portal import graphdb
+from portal.machine import machine
 from portal.models import AuditEvent
 from review import cypher
 
@@ -54,7 +55,7 @@ class Command(BaseCommand):
             self.stdout.write(f"queue page, first of {proposals} pending: p50 {p50:.1f} ms, p95 {p95:.1f} ms "
                               f"over {renders} renders")
             self.stdout.write(json.dumps({"bench": "review_queue", "pending": proposals, "renders": renders,
-                                          "p50_ms": round(p50, 1), "p95_ms": round(p95, 1)}))
+                                          "p50_ms": round(p50, 1), "p95_ms": round(p95, 1), "machine": machine()}))
         finally:
             while graphdb.scalar(cypher.BENCH_DELETE, {"batch": BATCH, "prefix": cypher.BENCH_PREFIX}):
                 pass
