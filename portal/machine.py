@@ -5,7 +5,8 @@ with nothing else on it (docs/benchmarks.md), and a latency is only comparable w
 import os
 import time
 
-# Additions in the loop that times a core: about 0.15 s on the idle machine of the records.
+# Additions in the loop that times a core: 110-195 ms on a slow day of the project's 2-core machine, some 45-65
+# on the days of its latency records (docs/benchmarks.md).
 SPEED_LOOP = 2_000_000
 
 
