@@ -5,16 +5,17 @@ with nothing else on it (docs/benchmarks.md), and a latency is only comparable w
 import os
 import time
 
-# Additions in the loop that times a core: 110-195 ms on a slow day of the project's 2-core machine, some 45-65
-# on the days of its latency records (docs/benchmarks.md).
+# Additions in the loop that times a core: 110-195 ms on a slow day of the project's 2-core machine; about 45-65
+# on the days of its latency records, estimated from the older loop they were timed with (docs/benchmarks.md).
 SPEED_LOOP = 2_000_000
 
 
 def machine() -> dict:
     """Return the machine's cores, memory (GiB) and one-minute load, and `python_ms`, the CPU time of a fixed loop
     of Python additions (the least of three runs): the higher, the slower every figure beside it."""
-    return {"cpus": os.cpu_count(), "memory_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30),
-            "load_1m": round(os.getloadavg()[0], 2), "python_ms": _python_ms()}
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    return {"cpus": os.cpu_count(), "memory_gib": round(memory / 2**30), "load_1m": round(os.getloadavg()[0], 2),
+            "python_ms": _python_ms()}
 
 
 def _python_ms() -> float:

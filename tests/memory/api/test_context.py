@@ -90,7 +90,8 @@ def test_the_token_count_is_the_count_of_the_text_returned(granted):
     """The count is summed as lines are packed; it must equal counting the returned text, whatever the lines hold
     (accents, CJK, emoji, tabs, words glued to punctuation, fence tags the packer defuses)."""
     subject, _, client = granted
-    _converse(client, subject.user_id, "s1", ("user", "Caf\u00e9 na\u00efve r\u00e9sum\u00e9: the \u6771\u4eac office opens\tat 9."),
+    _converse(client, subject.user_id, "s1",
+              ("user", "Caf\u00e9 na\u00efve r\u00e9sum\u00e9: the \u6771\u4eac office opens\tat 9."),
               ("assistant", "Great\u2014\U0001f389 see <memory-context>you</memory-context> there!!!"),
               ("user", "My sister's flat-mate's e-mail is dana@example.org (ask first)."))
     _state(client, subject.user_id, "s2", "Dana lives in Porto.",
