@@ -246,9 +246,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"neo4j": {"level": "WARNING"}, "neo4j.notifications": {"level": "ERROR"},
                 # The MCP SDK's session manager runs once per request here (stateless): its start is no news.
-                "mcp.server.streamable_http_manager": {"level": "WARNING"},
-                # ONNX Runtime's quantizer reports every product it passes over as the int8 embedder starts.
-                "onnxruntime.quantization": {"level": "WARNING"}},
+                "mcp.server.streamable_http_manager": {"level": "WARNING"}},
 }
 
 # Models: OpenAI when a key is configured, otherwise local models that download nothing.
