@@ -27,6 +27,14 @@ def test_local_embedders_match_sentence_transformers(kind, least):
         assert cosine >= least, (item["text"], cosine)
 
 
+def test_every_int8_embedder_makes_the_same_vectors():
+    # Each web and worker process calibrates its own int8 embedder as it starts: a vector must not depend on which one.
+    texts = [item["text"] for item in REFERENCE["items"]]
+    inner = get_embedder().inner
+    started = inner if type(inner) is MiniLMInt8Embedder else MiniLMInt8Embedder()
+    assert np.array_equal(started.embed(texts), MiniLMInt8Embedder().embed(texts))
+
+
 def test_an_unknown_embedder_is_refused_naming_the_choices():
     with override_settings(EMBEDDER="minilm-fp4"), pytest.raises(
             ImproperlyConfigured, match="EMBEDDER must be one of minilm, minilm-int8, openai; got 'minilm-fp4'"):
