@@ -73,6 +73,13 @@ CALL () {
 }
 """
 
+# A message's similarity to the question, from its copy in signed bytes (a quarter of the floats' bytes to read;
+# within ~4e-4 of the floats' on Neo4j's (1 + cosine) / 2 scale), or from the floats of one written without it
+# (before the copy existed, or adopted). Recall's scans rank by it and the messages' section scores by it.
+# (A CASE, not coalesce(): with coalesce the scan cost more than the floats' alone.)
+_SIMILARITY = ("CASE WHEN m.embedding_int8 IS NULL THEN vector.similarity.cosine(m.embedding, $embedding) "
+               "ELSE vector.similarity.cosine(m.embedding_int8, $embedding) END")
+
 # Recall by words, then the turns next to what any branch found, then every candidate message read once.
 _RECALLED_SECTIONS = """
 CALL (exclude) {
@@ -97,7 +104,7 @@ CALL (vector, time, fulltext, neighbours) {
   WHERE m.user_id = $user_id
   MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
   RETURN collect(m {.uid, .role, .content, .speaker, .seq, created_at: toString(m.created_at), session_id: c.session_id,
-                    similarity: vector.similarity.cosine(m.embedding, $embedding)}) AS messages
+                    similarity: """ + _SIMILARITY + """}) AS messages
 }"""
 
 # Entities found by name or by meaning, each with what it is related to; merged-away ones left out.
@@ -182,22 +189,17 @@ def _context_read(*, scan: str, vector_branch: str, time_branch: str) -> str:
 
 
 # Recall's vector branches, scanning every one of the person's messages: all of them, and those said in
-# the span a question names (through the (user_id, created_at) index). The scan reads each message's copy in
-# signed bytes (a quarter of the floats' bytes), or the floats of one written without it (before the copy
-# existed, or adopted); the messages' section reads the exact similarity of each message it finds.
-# (A CASE, not coalesce(): with coalesce the scan cost more than the floats' alone.)
-_SCANNED = ("CASE WHEN m.embedding_int8 IS NULL THEN vector.similarity.cosine(m.embedding, $embedding) "
-            "ELSE vector.similarity.cosine(m.embedding_int8, $embedding) END")
+# the span a question names (through the (user_id, created_at) index).
 _VECTOR_BRANCH_SCANNED = """
   MATCH (m:Message {user_id: $user_id})
   WHERE m.embedding IS NOT NULL AND NOT m.uid IN exclude AND """ + _recallable("m") + """
-  WITH m, """ + _SCANNED + """ AS score
+  WITH m, """ + _SIMILARITY + """ AS score
   ORDER BY score DESC LIMIT $depth"""
 _TIME_BRANCH_SCANNED = """
   MATCH (m:Message) USING INDEX m:Message(user_id, created_at)
   WHERE m.user_id = $user_id AND m.created_at >= $after AND m.created_at < $before AND m.embedding IS NOT NULL
     AND NOT m.uid IN exclude AND """ + _recallable("m") + """
-  WITH m, """ + _SCANNED + """ AS score
+  WITH m, """ + _SIMILARITY + """ AS score
   ORDER BY score DESC LIMIT $depth"""
 CONTEXT_READ = _context_read(scan="true", vector_branch=_VECTOR_BRANCH_SCANNED, time_branch=_TIME_BRANCH_SCANNED)
 
