@@ -211,7 +211,7 @@ def test_the_filtered_index_beside_nams_is_no_conflict_for_install_labels(filter
     assert vector_index_conflicts(dimensions=get_embedder().dimensions) == []
 
 
-def test_the_context_reads_every_candidates_exact_similarity_through_the_index_or_the_scan(recall_way, two_people):
+def test_the_context_reads_every_candidates_similarity_through_the_index_or_the_scan(recall_way, two_people):
     """Past RECALL_EXACT_SCAN_MAX messages the context's recall searches the index, else it scans; both
     rank the person's own messages as exact search does, and every candidate message (the turns next to
     what was found too) comes with its similarity for memory.context to score: its copy's, within 1e-3 of the
