@@ -35,9 +35,9 @@ STOP_WORDS = frozenset(
     "a an and are as at be but by for if in into is it no not of on or such that the their then there these "
     "they this to was will with what when where who whom which why how did does do has have had been being "
     "were would could should may might can you your his her she him its our from about".split())
-# Message recall: how deep each branch is read (the turns next to what they find are read too; 10 reads half the
-# messages 20 did, and the quality gate found no drop: docs/benchmarks.md), and how often a name must occur in the
-# subject's messages to count as the name of someone talking.
+# Message recall: how deep each branch is read (the turns next to what they find are read too; 10 deep a bench
+# context reads 44 messages where 20 deep read 72, and the quality gate found no drop: docs/benchmarks.md), and how
+# often a name must occur in the subject's messages to count as the name of someone talking.
 RECALL_DEPTH = 10
 ADDRESSED_SHARE = 0.05
 ADDRESSED_MIN = 5

@@ -228,8 +228,7 @@ def test_the_context_reads_every_candidates_similarity_through_the_index_or_the_
 
     assert [hit["uid"] for hit in found["branches"]["vector"]] == list(exact)[:selectors.RECALL_DEPTH]
     assert set(found["messages"]) <= _uids(alice)
+    similarity = {uid: m["similarity"] for uid, m in found["messages"].items()}
     by_copy = _by_copy(alice)
-    assert {uid: m["similarity"] for uid, m in found["messages"].items()} == pytest.approx(
-        {uid: by_copy[uid] for uid in found["messages"]}, abs=1e-6)
-    assert {uid: m["similarity"] for uid, m in found["messages"].items()} == pytest.approx(
-        {uid: exact[uid] for uid in found["messages"]}, abs=1e-3)
+    assert similarity == pytest.approx({uid: by_copy[uid] for uid in similarity}, abs=1e-6)
+    assert similarity == pytest.approx({uid: exact[uid] for uid in similarity}, abs=1e-3)
