@@ -10,7 +10,7 @@ conversations (tuned on eight, measured on the other two; docs/benchmarks.md).
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from portal.stemming import english_stem
 
@@ -29,30 +29,32 @@ QUESTION_WORDS = frozenset(
 
 @dataclass(frozen=True)
 class Question:
-    """What a question asks for: the stems of its words and one pattern that finds them in a text."""
+    """What a question asks for: the stems of its words, and which of them each word read so far holds."""
 
-    stems: tuple[str, ...]
-    pattern: re.Pattern | None
+    stems: frozenset[str]
+    _held: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
 
     def words_share(self, text: str) -> float:
         """Return the share of the question's words that `text` holds, in [0, 1]."""
-        if self.pattern is None or not text:
+        if not self.stems or not text:
             return 0.0
-        return len({match.lastgroup for match in self.pattern.finditer(text)}) / len(self.stems)
+        words = set(WORD.findall(text.lower()))
+        for word in words - self._held.keys():
+            self._held[word] = self._stem_held(word)
+        return len({self._held[word] for word in words} - {None}) / len(self.stems)
+
+    def _stem_held(self, word: str) -> str | None:
+        """Return the shortest of the stems that `word` is, followed by at most SUFFIX_LETTERS letters, if any."""
+        return next((word[:end] for end in range(max(1, len(word) - SUFFIX_LETTERS), len(word) + 1)
+                     if word[:end] in self.stems), None)
 
 
 def question_read(text: str) -> Question:
     """Return the question's words, without the ones every question is made of, stemmed."""
-    words = sorted({w for w in (w.lower() for w in WORD.findall(text)) if w not in QUESTION_WORDS})
+    words = {w for w in (w.lower() for w in WORD.findall(text)) if w not in QUESTION_WORDS}
     # What a word shares with its stem ("strategy" and "strategi": "strateg") is what its forms begin with.
-    stems = tuple(sorted({os.path.commonprefix([word, stem]) or word
-                          for word, stem in zip(words, map(english_stem, words))}))
-    if not stems:
-        return Question(stems=(), pattern=None)
-    # A word is letters and digits: "Service_Checkout" holds "service" and "checkout".
-    pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(f"(?P<w{i}>{re.escape(stem)}[^\\W_]{{0,{SUFFIX_LETTERS}}})"
-                                                      for i, stem in enumerate(stems)) + r")(?![^\W_])", re.IGNORECASE)
-    return Question(stems=stems, pattern=pattern)
+    return Question(stems=frozenset(os.path.commonprefix([word, stem]) or word
+                                    for word, stem in zip(words, map(english_stem, words))))
 
 
 def relevance(*, question: Question, similarity: float | None, text: str) -> dict:
