@@ -166,9 +166,11 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
         entity_lucene=selectors.lucene_query(text=text, user_id=user_id, fields=("name", "aliases")) if text else None,
         as_of=request.as_of, cutoffs=cutoffs,
     )
-    ranked = _memory_scored(recall, sections=sections, focus=focus, asked=text, min_relevance=request.min_relevance)
+    question = question_read(focus["text"])
+    ranked = _memory_scored(recall, sections=sections, question=question, speaker=focus["speaker"], asked=text,
+                            min_relevance=request.min_relevance)
     for name in provided if text else []:
-        ranked += [_provided_item(item, section=name, question=question_read(focus["text"])) for item in
+        ranked += [_provided_item(item, section=name, question=question) for item in
                    PROVIDED[name].provide(agent=agent, request=request, query=text, embedding=provided_embedding,
                                           limit=limits[name])]
     # On a tie the fact or preference that scores as its turn goes first: it says what the turn states in fewer tokens.
@@ -181,15 +183,14 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
     return {**packed, "turn_seq": recall["next_seq"] if sections["history"] else None}
 
 
-def _memory_scored(recall: dict, *, sections: dict[str, bool], focus: dict, asked: str,
+def _memory_scored(recall: dict, *, sections: dict[str, bool], question: Question, speaker: str | None, asked: str,
                    min_relevance: float) -> list[dict]:
     """Return every recalled fact, preference, entity and trace scored on the relevance scale, and every recalled
     message that scores at least `min_relevance` (most do not, and only the ones that do can be packed)."""
     today = datetime.now(UTC).date()
-    question = question_read(focus["text"])
     scored: list[dict] = []
     if sections["recall"]:
-        scored += _messages_scored(recall, question=question, speaker=focus["speaker"], today=today,
+        scored += _messages_scored(recall, question=question, speaker=speaker, today=today,
                                    min_relevance=min_relevance)
     if sections["long_term"]:
         said = {item["id"]: item["provenance"]["relevance"]["score"] for item in scored}

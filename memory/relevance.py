@@ -18,6 +18,7 @@ LEXICAL_WEIGHT = 0.5
 # A stem matches a word that starts with it and goes on for at most this many letters ("adopt" finds
 # "adoption" and "adopted"): the stemmer's own suffixes, without stemming every candidate's every word.
 SUFFIX_LETTERS = 4
+# A word is letters and digits: "Service_Checkout" holds "service" and "checkout".
 WORD = re.compile(r"[^\W_]+")
 # Words a question is made of that say nothing about which memory answers it.
 QUESTION_WORDS = frozenset(
