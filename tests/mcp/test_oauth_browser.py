@@ -81,6 +81,8 @@ def test_a_person_connects_a_client_from_the_readme_in_a_browser(live_server, tr
                 await page.get_by_label("How it worked on your tasks", exact=True).uncheck()
                 async with page.expect_request(lambda request: request.url.startswith(REDIRECT)) as request:
                     await page.get_by_role("button", name="Allow").click()
+                # The client's page is shown before the flow goes on: a later goto would otherwise interrupt it.
+                await page.wait_for_url(f"{REDIRECT}**")
                 redirected.set_result((await request.value).url)
 
             async def callback() -> AuthorizationCodeResult:
