@@ -19,7 +19,7 @@ from django.db import models
 from django.db.models import Count, Max
 from django.db.models.functions import Cast
 
-from governance import cypher
+from governance import cypher, disk
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
 from memory.kinds import KINDS, category_labels, kind_get
 from memory.models import (CATEGORIES, Agent, ConsentRecord, Grant, MemoryAccess, MemoryAccessItem, RetentionChoice,
@@ -385,19 +385,24 @@ def _matches(text: str, fingerprints: Fingerprints, lengths: list[int], starts: 
     return found
 
 
-def content_residue(*, fingerprints: Fingerprints) -> dict:
+def content_residue(*, fingerprints: Fingerprints, needles: list[disk.NodeNeedles] = ()) -> dict:
     """Look for the subject's fingerprints in every property of every node left that is not theirs.
 
     A hit in a node without an owner (another library's, one never adopted, one written by hand) is
     residue, reported as label, property and node id, never as content. Another person's memory is
     theirs even where it says what the subject said ("prefers dark mode in every app"): what it holds
     is counted as shared, and a node without an owner that holds only shared content is no residue.
+    The same pass drops from the byte-level scan's `needles` (disk.subject_needles) what others hold,
+    and returns the rest as `needles`.
     """
     lengths, starts = fingerprints.run_lengths, fingerprints.run_starts
-    candidates, shared = [], set()
+    candidates, shared, shared_bytes = [], set(), set()
+    matcher = disk.Matcher(disk.Needles(text={n for texts, _ in needles for n in texts})) if needles else None
     for record in graphdb.stream(cypher.RESIDUE_TEXTS, {"user_id": fingerprints.user_id}):
         for key, value in record["texts"]:
             for text in value if isinstance(value, list) else [value]:
+                if matcher and record["owner"] is not None:
+                    shared_bytes |= matcher.found(text.encode())
                 found = _matches(text, fingerprints, lengths, starts)
                 if not found:
                     continue
@@ -407,7 +412,7 @@ def content_residue(*, fingerprints: Fingerprints) -> dict:
                     shared |= found - {fingerprints.user_id} - fingerprints.ids
     hits = {hit: None for hit, found in candidates if found - shared}
     return {"hits": [{"label": label, "property": key, "node": node} for label, key, node in hits],
-            "shared_with_others": len(shared)}
+            "shared_with_others": len(shared), "needles": disk.needles_unshared(nodes=needles, shared=shared_bytes)}
 
 
 def residue_scan(*, user_id: str, subject_pk: int, scope: str, category: str = "", work: list[str] = ()

@@ -1,19 +1,23 @@
 """Writes for self-service governance: pause, exports, erasure of a category, of all memory, of an account."""
 
+import functools
 import io
 import json
+import operator
 import os
 import shutil
+import time
 import zipfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import redis
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from governance import cypher, selectors
+from governance import cypher, disk, receipts, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
 from memory import services as memory_services
 from memory.kinds import ERASE_ORDER, KINDS, category_labels
@@ -22,7 +26,7 @@ from memory.models import (CATEGORIES, ConsentRecord, Correction, Grant, HeldMem
 from memory.selectors import retention_cutoffs
 from memory.wording import CATEGORY_HELP, CATEGORY_LABELS, PHRASES
 from portal.audit import Actor, audit_record
-from portal.exceptions import ApplicationError
+from portal.exceptions import TRANSIENT, ApplicationError
 from portal.graphdb import rows, scalar
 from portal.models import AuditEvent, user_id_digest
 from portal.outbox import work_enqueue
@@ -264,16 +268,20 @@ def subject_erase(*, job_id: int) -> ErasureJob:
     job.save(update_fields=["status", "started_at"])
     # What an agent still on neo4j-agent-memory wrote for the person since adoption becomes theirs, so it goes too.
     memory_services.nam_adopt_since(user_id=user_id)
-    # Taken before anything goes: afterwards the scan looks for this content itself, wherever it was copied.
-    fingerprints = selectors.content_fingerprints(
-        user_id=user_id, labels=list(category_labels(job.category)) if job.scope == ErasureScope.CATEGORY
-        else list(cypher.CONTENT_PROPERTIES))
+    # Taken before anything goes: afterwards the scans look for this content itself, wherever it was copied, in the
+    # graph and, byte by byte, on disk.
+    labels = (list(category_labels(job.category)) if job.scope == ErasureScope.CATEGORY
+              else list(cypher.CONTENT_PROPERTIES))
+    fingerprints = selectors.content_fingerprints(user_id=user_id, labels=labels)
+    needles = disk.subject_needles(user_id=user_id, labels=labels)
+    kinds = {label: n for label, n in selectors.export_label_counts(user_id=user_id).items()
+             if job.scope != ErasureScope.CATEGORY or label in category_labels(job.category)}
     # The outbox's keys of the subject's work name message and export ids, not the subject: taken before too.
     work = (selectors.subject_work_keys(subject=subject)
             if job.scope != ErasureScope.CATEGORY or job.category == "history" else [])
 
     deleted, residue = _erase_passes(job=job, work=work)
-    content = selectors.content_residue(fingerprints=fingerprints)
+    content = selectors.content_residue(fingerprints=fingerprints, needles=needles)
     kept = {"content_shared_with_others": content["shared_with_others"]} if content["shared_with_others"] else {}
     consent_rows = ConsentRecord.objects.filter(subject=subject).count()
     if job.scope == ErasureScope.ACCOUNT:
@@ -288,7 +296,8 @@ def subject_erase(*, job_id: int) -> ErasureJob:
         kept["consent_records"] = consent_rows
         Grant.objects.filter(pk__in=job.paused_grants).update(paused_at=None)
     residue["content"] = len(content["hits"])
-    _erasure_finish(job=job, user_id=user_id, deleted=deleted, residue=residue, kept=kept, hits=content["hits"])
+    _erasure_finish(job=job, user_id=user_id, deleted=deleted, residue=residue, kept=kept, hits=content["hits"],
+                    kinds=kinds, needles=content["needles"])
     return job
 
 
@@ -325,17 +334,20 @@ def _erase_passes(*, job: ErasureJob, work: list[str]) -> tuple[dict[str, int], 
 
 @transaction.atomic
 def _erasure_finish(*, job: ErasureJob, user_id: str, deleted: dict, residue: dict, kept: dict,
-                    hits: list[dict]) -> None:
-    """Leave the erasure's content-free tombstone and mark the job done, or failed saying what is left."""
-    ErasureTombstone.objects.create(job=job, user_id_digest=job.user_id_digest, scope=job.scope,
-                                    category=job.category, deleted=deleted, residue=residue, kept=kept,
-                                    residue_hits=hits)
+                    hits: list[dict], kinds: dict[str, int], needles: disk.Needles) -> None:
+    """Leave the erasure's content-free tombstone (with its byte-level needles sealed until the disk step has been
+    checked) and its first receipt, and mark the job done, or failed saying what is left."""
+    tombstone = ErasureTombstone.objects.create(
+        job=job, user_id_digest=job.user_id_digest, scope=job.scope, category=job.category, deleted=deleted,
+        residue=residue, kept=kept, residue_hits=hits, kinds=kinds,
+        needles=disk.needles_seal(needles) if len(needles) else None)
     job.status = JobStatus.DONE if not sum(residue.values()) else JobStatus.FAILED
     job.error = "" if job.status == JobStatus.DONE else _residue_error(residue)
     job.nodes_deleted, job.finished_at = deleted["neo4j_nodes"], timezone.now()
     job.save(update_fields=["status", "error", "nodes_deleted", "finished_at"])
     audit_record(actor="erasure worker", action="erasure.done", user_id=user_id, target_type="erasure",
                  target_id=job.public_id, after={"status": job.status, "deleted": deleted, "residue": residue})
+    receipt_issue(tombstone=tombstone)
 
 
 def _residue_error(residue: dict[str, int]) -> str:
@@ -416,6 +428,154 @@ def _exports_erase(*, subject: Subject) -> tuple[int, int]:
     shutil.rmtree(directory, ignore_errors=True)
     rows, _ = ExportJob.objects.filter(subject=subject).delete()
     return files, rows
+
+
+# --- the disk step and receipts ---------------------------------------------------------------
+
+# Tables whose rows hold a person's words (what was held back, the values of corrections): PostgreSQL rewrites them.
+CONTENT_MODELS = (HeldMemory, Correction)
+COMPACT_WAIT_SECONDS = 3 * 3600
+
+
+def disk_step_due(*, at: datetime | None = None) -> datetime:
+    """Return when the scheduled disk step next runs: daily at DISK_ERASE_HOUR, in the portal's time zone."""
+    now = timezone.localtime(at or timezone.now())
+    due = now.replace(hour=settings.DISK_ERASE_HOUR, minute=0, second=0, microsecond=0)
+    return due if due > now else due + timedelta(days=1)
+
+
+def receipt_issue(*, tombstone: ErasureTombstone) -> dict:
+    """Sign the erasure's receipt as it stands; keep it on the tombstone and in the audit trail (it holds no content)."""
+    document = receipts.receipt_sign(receipts.receipt_build(tombstone=tombstone, issued_at=timezone.now(),
+                                                            disk_step_due=disk_step_due()))
+    tombstone.receipt = document
+    tombstone.save(update_fields=["receipt"])
+    audit_record(actor="erasure worker", action="erasure.receipt", target_type="erasure",
+                 target_id=tombstone.job.public_id, after=document)
+    return document
+
+
+def disk_erase() -> dict:
+    """Take off the disk what erasures deleted, for every erasure waiting for it: scan every place, have Neo4j's store
+    compacted (the launcher serves nothing meanwhile), the database's tables that held content and Redis's
+    persistence files rewritten, scan again; record both scans on each erasure and sign its receipt again. Erasures
+    stepped before are checked once more first (their last check). Return what ran, how long each step took and the
+    needles found before and after."""
+    report = {"checked_again": disk_check(after="the next disk step")}
+    waiting = list(ErasureTombstone.objects.select_related("job").filter(needles__isnull=False,
+                                                                         disk_erased_at__isnull=True))
+    report["erasures"] = len(waiting)
+    if not waiting:
+        return report
+    needles = {tombstone.pk: disk.needles_open(tombstone.needles) for tombstone in waiting}
+    every = functools.reduce(operator.or_, needles.values())
+    started = time.monotonic()
+    before = disk.scan(needles=every)
+    report["scan_seconds"] = round(time.monotonic() - started, 2)
+    report["steps"] = {"neo4j": _timed(_neo4j_compact), "database": _timed(_database_rewrite),
+                       "redis": _timed(_redis_rewrite)}
+    after = disk.scan(needles=every)
+    for tombstone in waiting:
+        tombstone.byte_checks = [*tombstone.byte_checks, _byte_check("before the disk step", before, needles[tombstone.pk]),
+                                 _byte_check("the disk step", after, needles[tombstone.pk])]
+        tombstone.disk_erased_at = timezone.now()
+        tombstone.save(update_fields=["byte_checks", "disk_erased_at"])
+        receipt_issue(tombstone=tombstone)
+    report["hits_before"] = disk.hits_total(disk.scan_summary(before, every))
+    report["hits_after"] = disk.hits_total(disk.scan_summary(after, every))
+    audit_record(actor="disk step", action="erasure.disk", target_type="erasure", target_id="",
+                 after={key: report[key] for key in ("erasures", "steps", "hits_before", "hits_after")})
+    return report
+
+
+def disk_check(*, after: str) -> int:
+    """Scan again for every erasure whose disk step has run and whose needles are still kept: record the check,
+    sign the receipt again, and destroy the needles once a check finds none of them (nothing looks for them after
+    that). Return how many erasures were checked."""
+    stepped = list(ErasureTombstone.objects.select_related("job").filter(needles__isnull=False,
+                                                                         disk_erased_at__isnull=False))
+    if not stepped:
+        return 0
+    needles = {tombstone.pk: disk.needles_open(tombstone.needles) for tombstone in stepped}
+    found = disk.scan(needles=functools.reduce(operator.or_, needles.values()))
+    for tombstone in stepped:
+        check = _byte_check(after, found, needles[tombstone.pk])
+        tombstone.byte_checks = [*tombstone.byte_checks, check]
+        if not disk.hits_total(check["places"]):
+            tombstone.needles = None
+        tombstone.save(update_fields=["byte_checks", "needles"])
+        receipt_issue(tombstone=tombstone)
+    return len(stepped)
+
+
+def _byte_check(after: str, found: dict, needles: disk.Needles) -> dict:
+    return {"at": timezone.now().isoformat(), "after": after, "needles": len(needles),
+            "places": disk.scan_summary(found, needles)}
+
+
+def _timed(step) -> dict:
+    started = time.monotonic()
+    return step() | {"seconds": round(time.monotonic() - started, 2)}
+
+
+def _neo4j_compact() -> dict:
+    """Have the repository's launcher compact Neo4j's store and wait until it serves the new one; another Neo4j
+    offers no compaction (docs/erasure.md says what its operator can do)."""
+    if not scalar(cypher.STORE_COMPACT_OFFERED):
+        return {"status": "not offered by this Neo4j server"}
+    previous = scalar(cypher.STORE_COMPACTION).get("started")
+    scalar(cypher.STORE_COMPACT)
+    deadline = time.monotonic() + COMPACT_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(1)
+        try:
+            result = scalar(cypher.STORE_COMPACTION)
+        except TRANSIENT:  # not serving while it compacts
+            continue
+        if result.get("started") != previous and result.get("status") in ("done", "failed"):
+            return result
+    return {"status": "not finished in time"}
+
+
+def _database_rewrite() -> dict:
+    """Rewrite the database's files so that deleted rows' bytes go with them: SQLite whole (VACUUM, its write-ahead
+    log truncated; it also zeroes what it deletes, settings' secure_delete), PostgreSQL the tables that held content
+    (VACUUM FULL)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("VACUUM")
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        elif connection.vendor == "postgresql":
+            for model in CONTENT_MODELS:
+                cursor.execute(f"VACUUM FULL {connection.ops.quote_name(model._meta.db_table)}")
+        else:
+            return {"status": f"not done on {connection.vendor}"}
+    return {"status": "done"}
+
+
+def _redis_rewrite() -> dict:
+    """Have each Redis server write its persistence files again from what it holds now: the append-only file when it
+    keeps one (BGREWRITEAOF), the dump when it saves one (BGSAVE)."""
+    done = []
+    for client in disk.redis_servers():
+        if client.info("persistence").get("aof_enabled"):
+            client.bgrewriteaof()
+            _redis_wait(client, "aof_rewrite_in_progress", "aof_rewrite_scheduled")
+            done.append("append-only file")
+        try:
+            saves = bool(client.config_get("save").get("save"))
+        except redis.ResponseError:  # CONFIG refused: the server's operator owns its dumps
+            saves = False
+        if saves:
+            client.bgsave()
+            _redis_wait(client, "rdb_bgsave_in_progress")
+            done.append("dump")
+    return {"status": "done", "rewrote": done}
+
+
+def _redis_wait(client, *flags: str) -> None:
+    while any(client.info("persistence").get(flag) for flag in flags):
+        time.sleep(0.05)
 
 
 # --- retention --------------------------------------------------------------------------------

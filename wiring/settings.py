@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
@@ -98,6 +99,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # A file, not memory, so that a worker process started by a test sees the test database; one
     # per test run, so that two runs side by side do not share it.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-portal-{os.getpid()}.sqlite3")}
+    # A deleted row's bytes are overwritten with zeros at once, not left in a free page (docs/erasure.md).
+    DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = "PRAGMA secure_delete = ON"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -199,13 +202,19 @@ CELERY_TASK_ROUTES = {
     "memory.tasks.message_extract": {"queue": "extraction"},
     "governance.tasks.*": {"queue": "maintenance"},
 }
+# The disk step (docs/erasure.md) runs daily at this hour (UTC): the store compaction stops Neo4j meanwhile.
+DISK_ERASE_HOUR = env.int("DISK_ERASE_HOUR", default=3)
 CELERY_BEAT_SCHEDULE = {
     "memory-access-queue-drain": {"task": "memory.tasks.access_queue_drain_task",
                                   "schedule": env.float("ACCESS_DRAIN_SECONDS", default=5.0)},
     "governance-exports-expire": {"task": "governance.tasks.exports_expire_task", "schedule": 15 * 60},
     "governance-retention-run": {"task": "governance.tasks.retention_run_task", "schedule": 60 * 60},
     "portal-work-redispatch": {"task": "portal.tasks.work_redispatch_task", "schedule": 60},
+    "governance-disk-erase": {"task": "governance.tasks.disk_erase_task",
+                              "schedule": crontab(minute=0, hour=DISK_ERASE_HOUR)},
 }
+# The logs the byte-level residue scan reads (globs): where the web and worker processes write theirs.
+LOG_FILES = env.list("LOG_FILES", default=[str(VAR_DIR / "*.log"), str(VAR_DIR / "celery" / "*.log")])
 # The switch-over from neo4j-agent-memory: while agents still write through NAM, adopt what they wrote
 # every NAM_ADOPT_SECONDS, so it is owned (seen on the pages, in the API, by erasure) within a minute.
 NAM_SWITCH_OVER = env.bool("NAM_SWITCH_OVER", default=False)
