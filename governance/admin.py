@@ -3,12 +3,14 @@
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.html import format_html
 
 from governance import selectors, services
+from governance.views import receipt_response
 from governance.models import ErasureJob, ErasureScope, JobStatus
 from memory.models import CATEGORIES, RetentionPolicy
 from memory.selectors import subject_find
@@ -48,7 +50,7 @@ class ErasureJobAdmin(admin.ModelAdmin):
     list_display = ("created_at", "scope", "category_label", "status", "nodes_deleted")
     list_filter = ("status", "scope", CategoryFilter)
     fields = readonly_fields = ("job_id", "created_at", "scope", "category_label", "status", "nodes_deleted",
-                                "finished_at", "error")
+                                "finished_at", "error", "receipt")
 
     @admin.display(description="category")
     def category_label(self, job):
@@ -57,6 +59,15 @@ class ErasureJobAdmin(admin.ModelAdmin):
     @admin.display(description="job id")
     def job_id(self, job):
         return format_html("<code>{}</code>", job.public_id)
+
+    @admin.display(description="receipt")
+    def receipt(self, job):
+        tombstone = getattr(job, "tombstone", None)
+        if tombstone is None or not tombstone.receipt:
+            return "none yet: the erasure has not finished"
+        return format_html('<a href="{}">Download the signed receipt</a> ({})',
+                           reverse("admin:governance_erasurejob_receipt", args=[job.pk]),
+                           tombstone.receipt["receipt"]["result"])
 
     actions = ["residue_delete"]
 
@@ -97,8 +108,19 @@ class ErasureJobAdmin(admin.ModelAdmin):
     def get_urls(self):
         return [
             path("request/", self.admin_site.admin_view(self.erasure_request_view), name="governance_erasure_request"),
+            path("<int:job_id>/receipt/", self.admin_site.admin_view(self.receipt_view),
+                 name="governance_erasurejob_receipt"),
             *super().get_urls(),
         ]
+
+    def receipt_view(self, request, job_id):
+        """Download an erasure's signed receipt, as the person can."""
+        if not request.user.has_perm(ERASE):
+            raise PermissionDenied
+        job = ErasureJob.objects.filter(pk=job_id).select_related("tombstone").first()
+        if job is None:
+            raise Http404("No erasure with that id.")
+        return receipt_response(job)
 
     def erasure_request_view(self, request):
         """Show what would be erased for a person, then queue the erasure with the staff member's reason."""

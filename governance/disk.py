@@ -54,33 +54,41 @@ def normalised(data: bytes) -> bytes:
 
 @dataclass
 class Needles:
-    """What the byte scan looks for: runs of words and rare words (matched in normalised bytes) and vector
-    prefixes (matched in raw bytes). Content: held in memory, or encrypted on the tombstone until the disk step."""
+    """What the byte scan looks for: runs of words (matched in normalised bytes everywhere), rare words (matched in
+    normalised bytes of fulltext indexes only, which keep a text as its words: elsewhere a word as common as
+    "password" is in any log) and vector prefixes (matched in raw bytes). Content: held in memory, or sealed on the
+    tombstone until the disk step has been checked."""
 
     text: set[bytes] = field(default_factory=set)
+    tokens: set[bytes] = field(default_factory=set)
     raw: set[bytes] = field(default_factory=set)
 
     def __len__(self) -> int:
-        return len(self.text) + len(self.raw)
+        return len(self.text) + len(self.tokens) + len(self.raw)
+
+    def __or__(self, other: "Needles") -> "Needles":
+        return Needles(text=self.text | other.text, tokens=self.tokens | other.tokens, raw=self.raw | other.raw)
+
+    def all(self) -> set[bytes]:
+        return self.text | self.tokens | self.raw
 
     def to_bytes(self) -> bytes:
-        """Serialise as length-prefixed items, text needles first."""
-        items = [*sorted(self.text), *sorted(self.raw)]
-        return struct.pack(">II", len(self.text), len(self.raw)) + b"".join(
-            struct.pack(">H", len(item)) + item for item in items)
+        """Serialise as three counts, then each item length-prefixed."""
+        parts = [sorted(self.text), sorted(self.tokens), sorted(self.raw)]
+        return struct.pack(">III", *map(len, parts)) + b"".join(
+            struct.pack(">H", len(item)) + item for part in parts for item in part)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Needles":
-        texts, raws = struct.unpack_from(">II", data)
-        items, offset = [], 8
-        for _ in range(texts + raws):
-            (size,) = struct.unpack_from(">H", data, offset)
-            items.append(data[offset + 2:offset + 2 + size])
-            offset += 2 + size
-        return cls(text=set(items[:texts]), raw=set(items[texts:]))
-
-    def __or__(self, other: "Needles") -> "Needles":
-        return Needles(text=self.text | other.text, raw=self.raw | other.raw)
+        counts, offset, parts = struct.unpack_from(">III", data), 12, []
+        for count in counts:
+            part = set()
+            for _ in range(count):
+                (size,) = struct.unpack_from(">H", data, offset)
+                part.add(data[offset + 2:offset + 2 + size])
+                offset += 2 + size
+            parts.append(part)
+        return cls(*parts)
 
 
 def _fernet() -> Fernet:
@@ -115,12 +123,13 @@ def vector_needles(vector) -> set[bytes]:
     return {struct.pack(f"<{len(head)}f", *head), struct.pack(f"<{len(head)}d", *head)}
 
 
-NodeNeedles = tuple[set[bytes], set[bytes]]
+# One node's needles: its runs of words, its rare words, its vectors' prefixes.
+NodeNeedles = tuple[set[bytes], set[bytes], set[bytes]]
 
 
 def subject_needles(*, user_id: str, labels: list[str]) -> list[NodeNeedles]:
-    """Read the subject's texts and vectors under these labels, before they are deleted; return per node (its text
-    needles, its vector needles), for `needles_unshared` to drop what others hold too."""
+    """Read the subject's texts and vectors under these labels, before they are deleted; return each node's needles,
+    for `needles_unshared` to drop what others hold too."""
     nodes = []
     for label in labels:
         if label not in cypher.CONTENT_PROPERTIES:
@@ -128,15 +137,16 @@ def subject_needles(*, user_id: str, labels: list[str]) -> list[NodeNeedles]:
         for row in rows(cypher.needle_sources(label), {"user_id": user_id,
                                                           "properties": cypher.CONTENT_PROPERTIES[label],
                                                           "vectors": cypher.EMBEDDING_PROPERTIES}):
-            texts, vectors = set(), set()
+            runs, tokens, vectors = set(), set(), set()
             for value in row["texts"]:
                 for text in value if isinstance(value, list) else [value]:
                     if isinstance(text, str):
-                        runs, tokens = text_needles(text)
-                        texts |= runs | tokens
+                        text_runs, text_tokens = text_needles(text)
+                        runs |= text_runs
+                        tokens |= text_tokens
             for vector in row["vectors"]:
                 vectors |= vector_needles(vector)
-            nodes.append((texts, vectors))
+            nodes.append((runs, tokens, vectors))
     return nodes
 
 
@@ -144,22 +154,21 @@ def needles_unshared(*, nodes: list[NodeNeedles], shared: set[bytes]) -> Needles
     """Return the needles no one else's memory holds, the rare words capped at TOKENS_MAX (longest first); a node's
     vectors count only when one of its runs is its own (the same words give everyone the same vector)."""
     runs, tokens, raw = set(), set(), set()
-    for texts, vectors in nodes:
-        own = texts - shared
-        node_runs = {n for n in own if b" " in n or len(n) >= RUN_BYTES}
-        runs |= node_runs
-        tokens |= own - node_runs
-        if node_runs:
+    for node_runs, node_tokens, vectors in nodes:
+        own = node_runs - shared
+        runs |= own
+        tokens |= node_tokens - shared
+        if own:
             raw |= vectors
-    tokens = set(sorted(tokens - runs, key=lambda t: (-len(t), t))[:TOKENS_MAX])
-    return Needles(text=runs | tokens, raw=raw)
+    return Needles(text=runs, tokens=set(sorted(tokens, key=lambda t: (-len(t), t))[:TOKENS_MAX]), raw=raw)
 
 
 class Matcher:
-    """Find needles in bytes: runs and rare words in the normalised bytes, vector prefixes in the raw ones."""
+    """Find needles in bytes: runs (and, for a fulltext index, rare words) in the normalised bytes, vector prefixes in
+    the raw ones."""
 
-    def __init__(self, needles: Needles):
-        self.text = sorted(needles.text)
+    def __init__(self, needles: Needles, *, words: bool = False):
+        self.text = sorted(needles.text | (needles.tokens if words else set()))
         self.raw = sorted(needles.raw)
         self._text = BytesAhoCorasick(self.text) if self.text else None
         self._raw = BytesAhoCorasick(self.raw) if self.raw else None
@@ -203,6 +212,7 @@ class Place:
     title: str
     files: list[Path] | None
     reason: str = ""
+    words: bool = False  # a fulltext index: what it keeps of a text is its words
 
 
 def _files(*roots: Path, exclude: Iterable[Path] = ()) -> list[Path]:
@@ -236,7 +246,7 @@ def _neo4j_places() -> list[Place]:
     transactions = Path(config["server.directories.transaction.logs.root"]) / database
     return [Place("neo4j_store", names[0][1], _files(store, exclude=[indexes])),
             Place("neo4j_transaction_logs", names[1][1], _files(transactions)),
-            Place("neo4j_fulltext_indexes", names[2][1], _files(*kinds["fulltext"])),
+            Place("neo4j_fulltext_indexes", names[2][1], _files(*kinds["fulltext"]), words=True),
             Place("neo4j_vector_indexes", names[3][1], _files(*kinds["vector"])),
             Place("neo4j_other_indexes", names[4][1], _files(*kinds["other"])),
             Place("neo4j_logs", names[5][1], _files(Path(config["server.directories.logs"])))]
@@ -298,9 +308,10 @@ def places() -> list[Place]:
 def scan(*, needles: Needles) -> dict[str, dict]:
     """Look for the needles in every file of every place; return per place what was read and, per file (named
     relative to nothing, never with content), the needles found."""
-    matcher = Matcher(needles)
+    matchers = {False: Matcher(needles), True: Matcher(needles, words=True)}
     report = {}
     for place in places():
+        matcher = matchers[place.words]
         if place.files is None:
             report[place.name] = {"title": place.title, "checked": False, "reason": place.reason}
             continue
@@ -321,7 +332,7 @@ def scan(*, needles: Needles) -> dict[str, dict]:
 def scan_summary(report: dict[str, dict], needles: Needles) -> dict[str, dict]:
     """Return a scan's result for one erasure's needles: per place the files and bytes read, how many of its
     needles were found and in which files (at most 20 named); no needle, no content."""
-    mine = needles.text | needles.raw
+    mine = needles.all()
     summary = {}
     for name, place in report.items():
         if not place["checked"]:

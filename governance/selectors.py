@@ -397,7 +397,8 @@ def content_residue(*, fingerprints: Fingerprints, needles: list[disk.NodeNeedle
     """
     lengths, starts = fingerprints.run_lengths, fingerprints.run_starts
     candidates, shared, shared_bytes = [], set(), set()
-    matcher = disk.Matcher(disk.Needles(text={n for texts, _ in needles for n in texts})) if needles else None
+    words = {needle for runs, tokens, _ in needles for needle in runs | tokens}
+    matcher = disk.Matcher(disk.Needles(tokens=words), words=True) if words else None
     for record in graphdb.stream(cypher.RESIDUE_TEXTS, {"user_id": fingerprints.user_id}):
         for key, value in record["texts"]:
             for text in value if isinstance(value, list) else [value]:

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
+from neo4j.exceptions import DriverError, Neo4jError
 
 from governance import cypher, disk, receipts, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
@@ -26,7 +27,7 @@ from memory.models import (CATEGORIES, ConsentRecord, Correction, Grant, HeldMem
 from memory.selectors import retention_cutoffs
 from memory.wording import CATEGORY_HELP, CATEGORY_LABELS, PHRASES
 from portal.audit import Actor, audit_record
-from portal.exceptions import TRANSIENT, ApplicationError
+from portal.exceptions import ApplicationError
 from portal.graphdb import rows, scalar
 from portal.models import AuditEvent, user_id_digest
 from portal.outbox import work_enqueue
@@ -348,6 +349,39 @@ def _erasure_finish(*, job: ErasureJob, user_id: str, deleted: dict, residue: di
     audit_record(actor="erasure worker", action="erasure.done", user_id=user_id, target_type="erasure",
                  target_id=job.public_id, after={"status": job.status, "deleted": deleted, "residue": residue})
     receipt_issue(tombstone=tombstone)
+    if job.status == JobStatus.DONE:
+        transaction.on_commit(lambda: _ledger_append(job))
+
+
+def _ledger_append(job: ErasureJob) -> None:
+    """Append the erasure to the ledger kept outside the backups: who (as the SHA-256 of their id), what, when."""
+    path = Path(settings.ERASURE_LEDGER)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as ledger:
+        ledger.write(json.dumps({"person": job.user_id_digest, "scope": job.scope, "category": job.category,
+                                 "erasure": str(job.public_id), "erased_at": job.finished_at.isoformat()}) + "\n")
+
+
+def erasure_ledger_replay(*, path: Path | None = None) -> dict:
+    """Erase again whoever a restored backup brought back: for each erasure in the ledger, a person of that id
+    (found by its SHA-256) who has not been erased so since, is erased again as then (same scope and category).
+    Return how many lines were read and how many erasures ran again."""
+    lines = Path(path or settings.ERASURE_LEDGER).read_text().splitlines()
+    entries = [json.loads(line) for line in lines if line.strip()]
+    subjects = {user_id_digest(subject.user_id): subject for subject in Subject.objects.select_related("account")}
+    again = 0
+    for entry in entries:
+        subject = subjects.get(entry["person"])
+        since = ErasureJob.objects.filter(user_id_digest=entry["person"], scope=entry["scope"],
+                                          category=entry["category"], status=JobStatus.DONE,
+                                          finished_at__gte=datetime.fromisoformat(entry["erased_at"]))
+        if subject is None or not Subject.objects.filter(pk=subject.pk).exists() or since.exists():
+            continue
+        job = erasure_request(subject=subject, scope=entry["scope"], category=entry["category"],
+                              actor="erasure ledger", reason=f"erasure {entry['erasure']} replayed after a restore")
+        subject_erase(job_id=job.pk)
+        again += 1
+    return {"ledger_lines": len(entries), "erased_again": again}
 
 
 def _residue_error(residue: dict[str, int]) -> str:
@@ -530,7 +564,7 @@ def _neo4j_compact() -> dict:
         time.sleep(1)
         try:
             result = scalar(cypher.STORE_COMPACTION)
-        except TRANSIENT:  # not serving while it compacts
+        except (Neo4jError, DriverError):  # not serving while it compacts, or not yet with its procedures
             continue
         if result.get("started") != previous and result.get("status") in ("done", "failed"):
             return result

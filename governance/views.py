@@ -4,12 +4,13 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from governance import selectors, services
+from governance import receipts, selectors, services
+from governance.forms import ReceiptVerifyForm
 from governance.models import ErasureScope, JobStatus
 from memory import selectors as memory_selectors
 from memory import services as memory_services
@@ -327,8 +328,35 @@ def erase(request):
 def erasure_detail(request, public_id):
     job = found(selectors.erasure_get, subject=_subject(request), public_id=public_id)
     return _page(request, "governance/erasure_detail.html", "Erasure", job=job,
-                 tombstone=getattr(job, "tombstone", None),
+                 tombstone=getattr(job, "tombstone", None), disk_due=services.disk_step_due(),
+                 receipt_url=reverse("governance:erasure_receipt", kwargs={"public_id": job.public_id}),
                  refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING))
+
+
+@login_required
+@require_GET
+def erasure_receipt(request, public_id):
+    job = found(selectors.erasure_get, subject=_subject(request), public_id=public_id)
+    return receipt_response(job)
+
+
+def receipt_response(job) -> JsonResponse:
+    """Return the erasure's latest signed receipt as a file to keep; none until the erasure has finished."""
+    tombstone = getattr(job, "tombstone", None)
+    if tombstone is None or not tombstone.receipt:
+        raise Http404("This erasure has no receipt yet: it has not finished.")
+    response = JsonResponse(tombstone.receipt, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="erasure-receipt-{job.public_id}.json"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def receipt_verify(request):
+    """Check a receipt someone kept: intact and signed by this portal, or not. No sign-in: it holds no content."""
+    form = ReceiptVerifyForm(request.POST or None, request.FILES or None)
+    verdict = form.verdict() if request.method == "POST" and form.is_valid() else None
+    return _page(request, "governance/receipt_verify.html", "Check an erasure receipt", form=form, verdict=verdict,
+                 public_key=receipts.public_key_pem(), key_id=receipts.key_id())
 
 
 @login_required
@@ -346,8 +374,14 @@ def account_delete(request):
 def account_deleted(request, public_id):
     job = found(selectors.account_tombstone_get, public_id=public_id)
     return _page(request, "governance/account_deleted.html", "Account deleted", job=job,
-                 tombstone=getattr(job, "tombstone", None),
+                 tombstone=getattr(job, "tombstone", None), disk_due=services.disk_step_due(),
+                 receipt_url=reverse("governance:account_deleted_receipt", kwargs={"public_id": job.public_id}),
                  refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING), home=reverse("home"))
+
+
+@require_GET
+def account_deleted_receipt(request, public_id):
+    return receipt_response(found(selectors.account_tombstone_get, public_id=public_id))
 
 
 # --- corrections ------------------------------------------------------------------------------

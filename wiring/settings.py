@@ -215,6 +215,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 # The logs the byte-level residue scan reads (globs): where the web and worker processes write theirs.
 LOG_FILES = env.list("LOG_FILES", default=[str(VAR_DIR / "*.log"), str(VAR_DIR / "celery" / "*.log")])
+# Every erasure appends a line (the person's id as its SHA-256, the scope, when) to this file: keep it out of the
+# backups, and after restoring one run `erasure_ledger_replay` to erase again whoever it brought back.
+ERASURE_LEDGER = env.path("ERASURE_LEDGER", default=VAR_DIR / "erasure-ledger.jsonl")
 # The switch-over from neo4j-agent-memory: while agents still write through NAM, adopt what they wrote
 # every NAM_ADOPT_SECONDS, so it is owned (seen on the pages, in the API, by erasure) within a minute.
 NAM_SWITCH_OVER = env.bool("NAM_SWITCH_OVER", default=False)
@@ -251,9 +254,13 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"query_strings_out": {"()": "portal.logs.QueryStringsOut"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"neo4j": {"level": "WARNING"}, "neo4j.notifications": {"level": "ERROR"},
+                # Request lines without their query strings: a search's carries the person's words.
+                "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False,
+                                  "filters": ["query_strings_out"]},
                 # The MCP SDK's session manager runs once per request here (stateless): its start is no news.
                 "mcp.server.streamable_http_manager": {"level": "WARNING"}},
 }

@@ -225,20 +225,29 @@ public class Neo4jLauncher {
     }
 
     /**
-     * Put a finished compaction's store in place of the old one and delete the old one. Run at start too, so a
-     * launcher killed between the two moves serves the new store (or, when the copy was not finished, the old).
+     * Put a finished compaction's store and transaction logs in place of the old ones (the system database, which
+     * holds the password, stays) and delete the old ones. Run at start too, so a launcher killed between the moves
+     * serves the new store (or, when the copy was not finished, the old one).
      */
     private static void swapFinish() throws IOException {
-        Path data = home.resolve("data");
-        Path retired = home.resolve("data.retired");
         Path target = home.resolve("compact");
-        if (Files.exists(target.resolve("COMPLETE"))) {
-            if (Files.exists(data)) {
-                Files.move(data, retired);
+        Path retired = home.resolve("retired");
+        boolean complete = Files.exists(target.resolve("COMPLETE"));
+        for (String part : List.of("databases", "transactions")) {
+            Path live = home.resolve("data").resolve(part).resolve(DATABASE);
+            Path old = retired.resolve(part);
+            if (complete) {
+                Path copy = target.resolve("data").resolve(part).resolve(DATABASE);
+                if (Files.exists(copy)) {
+                    if (Files.exists(live)) {
+                        Files.createDirectories(retired);
+                        Files.move(live, old);
+                    }
+                    Files.move(copy, live);
+                }
+            } else if (!Files.exists(live) && Files.exists(old)) {
+                Files.move(old, live);
             }
-            Files.move(target.resolve("data"), data);
-        } else if (!Files.exists(data) && Files.exists(retired)) {
-            Files.move(retired, data);
         }
         deleteTree(retired);
         deleteTree(target);
