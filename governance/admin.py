@@ -120,7 +120,7 @@ class ErasureJobAdmin(admin.ModelAdmin):
         job = ErasureJob.objects.filter(pk=job_id).select_related("tombstone").first()
         if job is None:
             raise Http404("No erasure with that id.")
-        return receipt_response(job)
+        return receipt_response(job, unfinished=reverse("admin:governance_erasurejob_change", args=[job.pk]))
 
     def erasure_request_view(self, request):
         """Show what would be erased for a person, then queue the erasure with the staff member's reason."""

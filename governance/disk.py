@@ -14,7 +14,7 @@ import os
 import re
 import struct
 import zipfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from glob import glob
 from pathlib import Path

@@ -3,21 +3,25 @@ place on disk byte by byte), when, and the result, signed by the portal so that 
 
 The signature is Ed25519 over the receipt's canonical JSON (keys sorted, no spaces, UTF-8), with a key derived from
 SECRET_KEY (portal.keys): nothing to store, and the public key, published on the verification page, is all a
-verifier needs. A receipt holds no content and no id: the person is the SHA-256 of their id, as on the tombstone.
+verifier needs. A receipt holds no content and no id: the person is the SHA-256 of their id, as on the tombstone. `receipt_issue`
+signs one whenever an erasure finishes or is checked again, and keeps it on the tombstone and in the audit trail.
 """
 
 import base64
 import hashlib
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from django.conf import settings
+from django.utils import timezone
 
 from governance import disk
 from governance.models import ErasureTombstone
 from memory.kinds import KINDS
+from portal.audit import audit_record
 from portal.keys import derived_key
 
 ALGORITHM = "Ed25519"
@@ -79,6 +83,23 @@ def receipt_build(*, tombstone: ErasureTombstone, issued_at: datetime, disk_step
         "disk_step": {"ran_at": tombstone.disk_erased_at, "due_by": None if tombstone.disk_erased_at else disk_step_due},
         "result": result, "issued_at": issued_at,
     }))
+
+
+def disk_step_due(*, at: datetime | None = None) -> datetime:
+    """Return when the scheduled disk step next runs: daily at DISK_ERASE_HOUR, in the portal's time zone."""
+    now = timezone.localtime(at or timezone.now())
+    due = now.replace(hour=settings.DISK_ERASE_HOUR, minute=0, second=0, microsecond=0)
+    return due if due > now else due + timedelta(days=1)
+
+
+def receipt_issue(*, tombstone: ErasureTombstone) -> dict:
+    """Sign the erasure's receipt as it stands; keep it on the tombstone and in the audit trail (it holds no content)."""
+    document = receipt_sign(receipt_build(tombstone=tombstone, issued_at=timezone.now(), disk_step_due=disk_step_due()))
+    tombstone.receipt = document
+    tombstone.save(update_fields=["receipt"])
+    audit_record(actor="erasure worker", action="erasure.receipt", target_type="erasure",
+                 target_id=tombstone.job.public_id, after=document)
+    return document
 
 
 def receipt_sign(receipt: dict) -> dict:

@@ -392,8 +392,8 @@ def content_residue(*, fingerprints: Fingerprints, needles: list[disk.NodeNeedle
     residue, reported as label, property and node id, never as content. Another person's memory is
     theirs even where it says what the subject said ("prefers dark mode in every app"): what it holds
     is counted as shared, and a node without an owner that holds only shared content is no residue.
-    The same pass drops from the byte-level scan's `needles` (disk.subject_needles) what others hold,
-    and returns the rest as `needles`.
+    The same pass drops from the byte-level scan's `needles` (disk.subject_needles) what any node left
+    holds (curated knowledge too: it may be on disk), and returns the rest as `needles`.
     """
     lengths, starts = fingerprints.run_lengths, fingerprints.run_starts
     candidates, shared, shared_bytes = [], set(), set()
@@ -402,7 +402,7 @@ def content_residue(*, fingerprints: Fingerprints, needles: list[disk.NodeNeedle
     for record in graphdb.stream(cypher.RESIDUE_TEXTS, {"user_id": fingerprints.user_id}):
         for key, value in record["texts"]:
             for text in value if isinstance(value, list) else [value]:
-                if matcher and record["owner"] is not None:
+                if matcher:  # what the graph still holds, anyone's or no one's, may be on disk
                     shared_bytes |= matcher.found(text.encode())
                 found = _matches(text, fingerprints, lengths, starts)
                 if not found:

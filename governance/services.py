@@ -1,22 +1,17 @@
 """Writes for self-service governance: pause, exports, erasure of a category, of all memory, of an account."""
 
-import functools
 import io
 import json
-import operator
 import os
 import shutil
-import time
 import zipfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import redis
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
-from neo4j.exceptions import DriverError, Neo4jError
 
 from governance import cypher, disk, receipts, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
@@ -348,7 +343,7 @@ def _erasure_finish(*, job: ErasureJob, user_id: str, deleted: dict, residue: di
     job.save(update_fields=["status", "error", "nodes_deleted", "finished_at"])
     audit_record(actor="erasure worker", action="erasure.done", user_id=user_id, target_type="erasure",
                  target_id=job.public_id, after={"status": job.status, "deleted": deleted, "residue": residue})
-    receipt_issue(tombstone=tombstone)
+    receipts.receipt_issue(tombstone=tombstone)
     if job.status == JobStatus.DONE:
         transaction.on_commit(lambda: _ledger_append(job))
 
@@ -462,154 +457,6 @@ def _exports_erase(*, subject: Subject) -> tuple[int, int]:
     shutil.rmtree(directory, ignore_errors=True)
     rows, _ = ExportJob.objects.filter(subject=subject).delete()
     return files, rows
-
-
-# --- the disk step and receipts ---------------------------------------------------------------
-
-# Tables whose rows hold a person's words (what was held back, the values of corrections): PostgreSQL rewrites them.
-CONTENT_MODELS = (HeldMemory, Correction)
-COMPACT_WAIT_SECONDS = 3 * 3600
-
-
-def disk_step_due(*, at: datetime | None = None) -> datetime:
-    """Return when the scheduled disk step next runs: daily at DISK_ERASE_HOUR, in the portal's time zone."""
-    now = timezone.localtime(at or timezone.now())
-    due = now.replace(hour=settings.DISK_ERASE_HOUR, minute=0, second=0, microsecond=0)
-    return due if due > now else due + timedelta(days=1)
-
-
-def receipt_issue(*, tombstone: ErasureTombstone) -> dict:
-    """Sign the erasure's receipt as it stands; keep it on the tombstone and in the audit trail (it holds no content)."""
-    document = receipts.receipt_sign(receipts.receipt_build(tombstone=tombstone, issued_at=timezone.now(),
-                                                            disk_step_due=disk_step_due()))
-    tombstone.receipt = document
-    tombstone.save(update_fields=["receipt"])
-    audit_record(actor="erasure worker", action="erasure.receipt", target_type="erasure",
-                 target_id=tombstone.job.public_id, after=document)
-    return document
-
-
-def disk_erase() -> dict:
-    """Take off the disk what erasures deleted, for every erasure waiting for it: scan every place, have Neo4j's store
-    compacted (the launcher serves nothing meanwhile), the database's tables that held content and Redis's
-    persistence files rewritten, scan again; record both scans on each erasure and sign its receipt again. Erasures
-    stepped before are checked once more first (their last check). Return what ran, how long each step took and the
-    needles found before and after."""
-    report = {"checked_again": disk_check(after="the next disk step")}
-    waiting = list(ErasureTombstone.objects.select_related("job").filter(needles__isnull=False,
-                                                                         disk_erased_at__isnull=True))
-    report["erasures"] = len(waiting)
-    if not waiting:
-        return report
-    needles = {tombstone.pk: disk.needles_open(tombstone.needles) for tombstone in waiting}
-    every = functools.reduce(operator.or_, needles.values())
-    started = time.monotonic()
-    before = disk.scan(needles=every)
-    report["scan_seconds"] = round(time.monotonic() - started, 2)
-    report["steps"] = {"neo4j": _timed(_neo4j_compact), "database": _timed(_database_rewrite),
-                       "redis": _timed(_redis_rewrite)}
-    after = disk.scan(needles=every)
-    for tombstone in waiting:
-        tombstone.byte_checks = [*tombstone.byte_checks, _byte_check("before the disk step", before, needles[tombstone.pk]),
-                                 _byte_check("the disk step", after, needles[tombstone.pk])]
-        tombstone.disk_erased_at = timezone.now()
-        tombstone.save(update_fields=["byte_checks", "disk_erased_at"])
-        receipt_issue(tombstone=tombstone)
-    report["hits_before"] = disk.hits_total(disk.scan_summary(before, every))
-    report["hits_after"] = disk.hits_total(disk.scan_summary(after, every))
-    audit_record(actor="disk step", action="erasure.disk", target_type="erasure", target_id="",
-                 after={key: report[key] for key in ("erasures", "steps", "hits_before", "hits_after")})
-    return report
-
-
-def disk_check(*, after: str) -> int:
-    """Scan again for every erasure whose disk step has run and whose needles are still kept: record the check,
-    sign the receipt again, and destroy the needles once a check finds none of them (nothing looks for them after
-    that). Return how many erasures were checked."""
-    stepped = list(ErasureTombstone.objects.select_related("job").filter(needles__isnull=False,
-                                                                         disk_erased_at__isnull=False))
-    if not stepped:
-        return 0
-    needles = {tombstone.pk: disk.needles_open(tombstone.needles) for tombstone in stepped}
-    found = disk.scan(needles=functools.reduce(operator.or_, needles.values()))
-    for tombstone in stepped:
-        check = _byte_check(after, found, needles[tombstone.pk])
-        tombstone.byte_checks = [*tombstone.byte_checks, check]
-        if not disk.hits_total(check["places"]):
-            tombstone.needles = None
-        tombstone.save(update_fields=["byte_checks", "needles"])
-        receipt_issue(tombstone=tombstone)
-    return len(stepped)
-
-
-def _byte_check(after: str, found: dict, needles: disk.Needles) -> dict:
-    return {"at": timezone.now().isoformat(), "after": after, "needles": len(needles),
-            "places": disk.scan_summary(found, needles)}
-
-
-def _timed(step) -> dict:
-    started = time.monotonic()
-    return step() | {"seconds": round(time.monotonic() - started, 2)}
-
-
-def _neo4j_compact() -> dict:
-    """Have the repository's launcher compact Neo4j's store and wait until it serves the new one; another Neo4j
-    offers no compaction (docs/erasure.md says what its operator can do)."""
-    if not scalar(cypher.STORE_COMPACT_OFFERED):
-        return {"status": "not offered by this Neo4j server"}
-    previous = scalar(cypher.STORE_COMPACTION).get("started")
-    scalar(cypher.STORE_COMPACT)
-    deadline = time.monotonic() + COMPACT_WAIT_SECONDS
-    while time.monotonic() < deadline:
-        time.sleep(1)
-        try:
-            result = scalar(cypher.STORE_COMPACTION)
-        except (Neo4jError, DriverError):  # not serving while it compacts, or not yet with its procedures
-            continue
-        if result.get("started") != previous and result.get("status") in ("done", "failed"):
-            return result
-    return {"status": "not finished in time"}
-
-
-def _database_rewrite() -> dict:
-    """Rewrite the database's files so that deleted rows' bytes go with them: SQLite whole (VACUUM, its write-ahead
-    log truncated; it also zeroes what it deletes, settings' secure_delete), PostgreSQL the tables that held content
-    (VACUUM FULL)."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "sqlite":
-            cursor.execute("VACUUM")
-            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        elif connection.vendor == "postgresql":
-            for model in CONTENT_MODELS:
-                cursor.execute(f"VACUUM FULL {connection.ops.quote_name(model._meta.db_table)}")
-        else:
-            return {"status": f"not done on {connection.vendor}"}
-    return {"status": "done"}
-
-
-def _redis_rewrite() -> dict:
-    """Have each Redis server write its persistence files again from what it holds now: the append-only file when it
-    keeps one (BGREWRITEAOF), the dump when it saves one (BGSAVE)."""
-    done = []
-    for client in disk.redis_servers():
-        if client.info("persistence").get("aof_enabled"):
-            client.bgrewriteaof()
-            _redis_wait(client, "aof_rewrite_in_progress", "aof_rewrite_scheduled")
-            done.append("append-only file")
-        try:
-            saves = bool(client.config_get("save").get("save"))
-        except redis.ResponseError:  # CONFIG refused: the server's operator owns its dumps
-            saves = False
-        if saves:
-            client.bgsave()
-            _redis_wait(client, "rdb_bgsave_in_progress")
-            done.append("dump")
-    return {"status": "done", "rewrote": done}
-
-
-def _redis_wait(client, *flags: str) -> None:
-    while any(client.info("persistence").get(flag) for flag in flags):
-        time.sleep(0.05)
 
 
 # --- retention --------------------------------------------------------------------------------

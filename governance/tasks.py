@@ -5,7 +5,7 @@ from celery import Task, shared_task
 from celery.signals import worker_ready
 from redis.exceptions import LockError
 
-from governance import selectors, services
+from governance import disk_step, selectors, services
 from memory.models import Subject
 from portal.exceptions import TRANSIENT
 from portal.outbox import work_claim
@@ -83,13 +83,13 @@ def disk_locked(run: Callable[[], object]) -> None:
 @shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, ignore_result=True)
 def disk_erase_task(self) -> None:
     """Take off the disk what erasures deleted (run by Celery Beat daily)."""
-    disk_locked(services.disk_erase)
+    disk_locked(disk_step.disk_erase)
 
 
 @shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, ignore_result=True)
 def disk_check_task(self, after: str) -> None:
     """Scan again for what erasures took off the disk (queued when a worker starts: after a restart)."""
-    disk_locked(lambda: services.disk_check(after=after))
+    disk_locked(lambda: disk_step.disk_check(after=after))
 
 
 @worker_ready.connect

@@ -4,7 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import FileResponse, Http404, JsonResponse
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -328,7 +328,7 @@ def erase(request):
 def erasure_detail(request, public_id):
     job = found(selectors.erasure_get, subject=_subject(request), public_id=public_id)
     return _page(request, "governance/erasure_detail.html", "Erasure", job=job,
-                 tombstone=getattr(job, "tombstone", None), disk_due=services.disk_step_due(),
+                 tombstone=getattr(job, "tombstone", None), disk_due=receipts.disk_step_due(),
                  receipt_url=reverse("governance:erasure_receipt", kwargs={"public_id": job.public_id}),
                  refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING))
 
@@ -337,14 +337,15 @@ def erasure_detail(request, public_id):
 @require_GET
 def erasure_receipt(request, public_id):
     job = found(selectors.erasure_get, subject=_subject(request), public_id=public_id)
-    return receipt_response(job)
+    return receipt_response(job, unfinished=reverse("governance:erasure_detail", args=[public_id]))
 
 
-def receipt_response(job) -> JsonResponse:
-    """Return the erasure's latest signed receipt as a file to keep; none until the erasure has finished."""
+def receipt_response(job, *, unfinished: str) -> HttpResponse:
+    """Return the erasure's latest signed receipt as a file to keep; until the erasure has finished, send the reader
+    to `unfinished` (its page, which says how it goes)."""
     tombstone = getattr(job, "tombstone", None)
     if tombstone is None or not tombstone.receipt:
-        raise Http404("This erasure has no receipt yet: it has not finished.")
+        return redirect(unfinished)
     response = JsonResponse(tombstone.receipt, json_dumps_params={"indent": 2, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="erasure-receipt-{job.public_id}.json"'
     return response
@@ -374,14 +375,15 @@ def account_delete(request):
 def account_deleted(request, public_id):
     job = found(selectors.account_tombstone_get, public_id=public_id)
     return _page(request, "governance/account_deleted.html", "Account deleted", job=job,
-                 tombstone=getattr(job, "tombstone", None), disk_due=services.disk_step_due(),
+                 tombstone=getattr(job, "tombstone", None), disk_due=receipts.disk_step_due(),
                  receipt_url=reverse("governance:account_deleted_receipt", kwargs={"public_id": job.public_id}),
                  refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING), home=reverse("home"))
 
 
 @require_GET
 def account_deleted_receipt(request, public_id):
-    return receipt_response(found(selectors.account_tombstone_get, public_id=public_id))
+    return receipt_response(found(selectors.account_tombstone_get, public_id=public_id),
+                            unfinished=reverse("governance:account_deleted", args=[public_id]))
 
 
 # --- corrections ------------------------------------------------------------------------------

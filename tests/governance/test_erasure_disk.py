@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from neomodel import db
 
-from governance import disk, receipts, services
+from governance import disk, disk_step, receipts, services
 from governance.models import ErasureJob, JobStatus
 from memory.tasks import message_extract
 from governance.tasks import subject_erase_task
@@ -68,7 +68,7 @@ def test_the_disk_step_takes_every_place_to_zero_and_nothing_comes_back_after_re
     page = alice["client"].get(reverse("governance:erasure_detail", args=[job.public_id])).content.decode()
     assert "nightly maintenance, next at" in page and _nodes(user_id) == 0
 
-    report = services.disk_erase()
+    report = disk_step.disk_erase()
     job.tombstone.refresh_from_db()
     before_step, after_step = job.tombstone.byte_checks
     found = {name: place["hits"] for name, place in before_step["places"].items() if place["checked"]}

@@ -4,7 +4,7 @@ off the disk and check every place byte by byte, and that every other person's c
 import json
 import time
 
-from governance import cypher, selectors, services
+from governance import cypher, disk_step, selectors, services
 from governance.management.seeding import OthersUnderLoad, SeededPersonCommand
 from governance.models import ErasureScope
 from portal.machine import machine
@@ -68,7 +68,7 @@ class Command(SeededPersonCommand):
         """Run the disk step; return its cost, the needles found per place before and after it, and how many of the
         others' contexts are the same, byte for byte, as before the erasure."""
         started = time.perf_counter()
-        step = services.disk_erase()
+        step = disk_step.disk_erase()
         seconds = time.perf_counter() - started
         job.tombstone.refresh_from_db()
         before, after = job.tombstone.byte_checks[-2:]

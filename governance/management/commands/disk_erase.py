@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from governance import services
+from governance import disk_step
 from governance.tasks import disk_locked
 
 
@@ -18,8 +18,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, check, **options):
         report = {}
-        disk_locked(lambda: report.update(services.disk_erase() if not check else
-                                          {"checked_again": services.disk_check(after="a check asked for")}))
+        disk_locked(lambda: report.update(disk_step.disk_erase() if not check else
+                                          {"checked_again": disk_step.disk_check(after="a check asked for")}))
         if not report:
             self.stderr.write("Another disk step or check is running; nothing was done.")
             return
