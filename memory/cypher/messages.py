@@ -48,6 +48,25 @@ RETURN m.uid AS uid, m.seq AS seq, m.client_id AS client_id
 ORDER BY m.seq
 """
 
+# --- the person's own words, as memory.trust reads a claim about them -----------------------------------
+
+# The names the person's own turns are labelled with ("Caroline: ...").
+PERSON_NAMES = """
+MATCH (m:Message {user_id: $user_id}) WHERE m.role = 'user' AND m.speaker IS NOT NULL
+RETURN DISTINCT m.speaker AS name LIMIT 20
+"""
+# Which of $values ({raw, digits, text}) the person's own turns said no later than $before hold: a number by its
+# digits, whatever separates them, anything else by its text, case-folded (memory.selectors.PersonWords).
+PERSON_SAID = """
+MATCH (m:Message {user_id: $user_id}) WHERE m.role = 'user' AND ($before IS NULL OR m.created_at <= $before)
+WITH toLower(m.content) AS text,
+     reduce(t = m.content, separator IN [' ', '-', '.', '(', ')', '+'] | replace(t, separator, '')) AS digits
+UNWIND $values AS v
+WITH v, text, digits
+WHERE (v.digits IS NOT NULL AND digits CONTAINS v.digits) OR (v.digits IS NULL AND text CONTAINS v.text)
+RETURN DISTINCT v.raw AS value
+"""
+
 # --- the extraction worker and its outbox -----------------------------------------------------------
 
 MESSAGE_FOR_EXTRACTION = """

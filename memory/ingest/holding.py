@@ -10,6 +10,7 @@ one the person stated themselves, waits for them.
 from memory import cypher
 from memory.extraction import Extraction
 from memory.models import Agent, Grant, HeldMemory, HeldStatus, Subject
+from memory.selectors import PersonWords
 from memory.trust import (ACCEPTED_BY, AGENT, CORRECTED_BY_AGENT, ROLE_SOURCES, TRUSTED, fact_reasons,
                           preference_reasons)
 from memory.wording import fact_sentence
@@ -65,10 +66,11 @@ def _reasons(*, user_id: str, message: dict, extraction: Extraction) -> list[str
     # On the person's own turn, a value the turn itself says is their words relayed, not the agent's.
     said = message["content"].casefold() if message["role"] == "user" else ""
     facts = [f for f in extraction.facts if not (said and f.object.casefold() in said)]
+    person = PersonWords(user_id=user_id, before=message["created_at"])
     for fact in facts:
-        reasons += fact_reasons(subject=fact.subject, predicate=fact.predicate, object=fact.object)
+        reasons += fact_reasons(subject=fact.subject, predicate=fact.predicate, object=fact.object, person=person)
     for preference in extraction.preferences:
-        reasons += preference_reasons(category=preference.category, preference=preference.preference)
+        reasons += preference_reasons(category=preference.category, preference=preference.preference, person=person)
     single = [{"subject_key": f.subject.lower(), "predicate": f.predicate, "object_key": f.object.lower()}
               for f in facts if f.cardinality == "single"]
     if single and graphdb.scalar(cypher.FACTS_PERSON_STATED, {

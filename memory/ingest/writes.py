@@ -2,7 +2,7 @@
 written as statements of it; then resolution and supersession for what it said."""
 
 import json
-from datetime import date
+from datetime import date, datetime
 
 from neo4j.exceptions import ClientError
 from neomodel import db
@@ -57,14 +57,7 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
     created_at = row["created_at"].to_native()
     statement = Statement(message_uid=message_uid, created_at=created_at, seq=row["seq"],
                           stored_at=(row["stored_at"] or row["created_at"]).to_native())
-    if row["explicit"]:
-        extraction = extraction_from_explicit(json.loads(row["explicit"]))
-    else:
-        extraction = get_extractor().extract(
-            text=row["content"], role=row["role"], reference_date=created_at.date(),
-            context=[Turn(role=t["role"], content=t["content"]) for t in row["earlier"]],
-        )
-    extraction = _forgotten_left_out(extraction, user_id=user_id, forgotten=row["forgotten"])
+    extraction = _forgotten_left_out(_extraction(row, created_at), user_id=user_id, forgotten=row["forgotten"])
     held = memory_hold(subject=subject, agent=agent, message=row, extraction=extraction)
     if held != APPLY:
         _set_status(message_uid, user_id, "held" if held == HOLD else "skipped", None if held == HOLD else DROPPED)
@@ -80,6 +73,14 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
             return "gone"
         raise
     return "done"
+
+
+def _extraction(row: dict, created_at: datetime) -> Extraction:
+    """Return what a message states: the agent's explicit fields when it sent them, else the extractor's reading."""
+    if row["explicit"]:
+        return extraction_from_explicit(json.loads(row["explicit"]))
+    return get_extractor().extract(text=row["content"], role=row["role"], reference_date=created_at.date(),
+                                   context=[Turn(role=t["role"], content=t["content"]) for t in row["earlier"]])
 
 
 def _forgotten_left_out(extraction: Extraction, *, user_id: str, forgotten: list[str] | None) -> Extraction:
