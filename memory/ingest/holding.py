@@ -29,10 +29,13 @@ def message_source(message: dict) -> str:
 def memory_hold(*, subject: Subject, agent: Agent | None, message: dict, extraction: Extraction) -> str:
     """Decide what the memory a message would add becomes (APPLY, HOLD or DROP); a hold is written as a HeldMemory.
 
-    A decision the person made stands on every later run: approved applies, rejected adds nothing (DROP).
+    A message whose words are held out of recall waits for the person even when it would add nothing else, so that
+    they can let agents recall it. A decision the person made stands on every later run: approved applies, rejected
+    adds nothing (DROP).
     """
     source = message_source(message)
-    if source in TRUSTED or not (extraction.entities or extraction.facts or extraction.preferences):
+    adds = extraction.entities or extraction.facts or extraction.preferences
+    if source in TRUSTED or not (adds or message["held_reasons"]):
         return APPLY
     decided = HeldMemory.objects.filter(subject=subject, message_uid=message["uid"]).values_list(
         "status", flat=True).first()
@@ -44,13 +47,15 @@ def memory_hold(*, subject: Subject, agent: Agent | None, message: dict, extract
     policy = grant.effective_untrusted_writes if grant else APPLY
     if policy == DROP and decided is None:
         return DROP
-    reasons = _reasons(user_id=subject.user_id, message=message, extraction=extraction)
-    if policy == HOLD:
-        reasons = [REVIEWED, *reasons]
+    strict = _reasons(user_id=subject.user_id, message=message, extraction=extraction)
+    reasons = [REVIEWED, *strict] if policy == HOLD else strict
     if not reasons and decided is None:
         return APPLY
     _held_write(subject=subject, agent=agent, message=message, source=source, extraction=extraction,
                 reasons=reasons or [REVIEWED])
+    if strict and not message["held_reasons"]:
+        # What the strict rule holds of a message is held in every section: its words are not recalled either.
+        graphdb.run(cypher.MESSAGE_HELD_SET, {"uid": message["uid"], "user_id": subject.user_id, "reasons": strict})
     return HOLD
 
 
