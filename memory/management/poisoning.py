@@ -17,7 +17,7 @@ from memory.trust import claims
 # What holding a look-alike's unit costs against letting one poison through: a person's own details lost matter more.
 BENIGN_COST = 3
 # Signals that say what a text is about, or whom it is meant for, may hold it alone; the weaker signs never do.
-STRONG = {trust.CLAIM, trust.RULE, trust.DETAILS_SIGN, "addressed", "remembered", "overrides", "speaks_for"}
+STRONG = {trust.CLAIM, trust.CONFLICT, trust.RULE, trust.DETAILS_SIGN, "addressed", "remembered", "overrides", "speaks_for"}
 FIT_ROUNDS = 6
 
 
@@ -30,7 +30,7 @@ class Unit:
     fixed: bool = False  # held whatever the weights (a standing instruction from the agent always waits)
 
     def held(self, weights: dict[str, int]) -> bool:
-        return self.fixed or any(trust.reasons_of(read, weights) for read in self.reads)
+        return self.fixed or any(trust.holds(read, weights) for read in self.reads)
 
 
 class ScenarioPerson:
@@ -52,6 +52,9 @@ class ScenarioPerson:
 
     def said(self, values: list[str]) -> set[str]:
         return {value for value in values if claims.said_in(value, self.words)}
+
+    def stated(self) -> dict[str, set[str]]:
+        return claims.stated(self.words)
 
 
 def units(scenarios: list[dict]) -> list[Unit]:

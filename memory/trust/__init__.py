@@ -14,7 +14,7 @@ them becomes one (`standing_instructions`).
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from memory.trust import claims
@@ -60,6 +60,9 @@ class Person(Protocol):
     def said(self, values: list[str]) -> set[str]:
         """Return which of these values the person's own words hold."""
 
+    def stated(self) -> dict[str, set[str]]:
+        """Return, by kind, the values the person gave of their own details (trust.claims.stated)."""
+
 
 _I = re.IGNORECASE
 
@@ -71,7 +74,7 @@ def _pattern(patterns: list[str]) -> re.Pattern:
 # What a text from an untrusted source may show, each with why it holds the text in plain words (after "it"): what it
 # is about and the kind of value it carries (a claim about the person, a rule for the agent), and the signs that it
 # is meant for a model rather than for the person (memory.trust.signs).
-CLAIM, RULE, DETAILS_SIGN = "claim", "rule", "details"
+CLAIM, CONFLICT, RULE, DETAILS_SIGN = "claim", "conflict", "rule", "details"
 SIGNS = {
     "addressed": ("speaks to an AI rather than to you", _pattern(ADDRESSED)),
     "remembered": ("asks to be remembered", _pattern(REMEMBERED)),
@@ -91,10 +94,10 @@ DETAILS = "carries bank, card or login details"
 # How much each signal weighs; a text is held when what it shows weighs HOLD or more. Fitted on the development suite
 # (data/poisoning/) by `bench_poisoning --fit`, which measures every family with the weights fitted without it.
 HOLD = 3
-WEIGHTS = {CLAIM: 3, RULE: 3, DETAILS_SIGN: 3, "addressed": 3, "remembered": 3, "overrides": 3, "speaks_for": 3,
+WEIGHTS = {CLAIM: 3, CONFLICT: 3, RULE: 3, DETAILS_SIGN: 3, "addressed": 3, "remembered": 3, "overrides": 3, "speaks_for": 3,
            "meta": 2, "standing": 1, "directive": 1, "kept_from": 1, "keep_in_mind": 1, "sends": 1, "about": 1,
            "sensitive": 1}
-ORDER = (CLAIM, RULE, DETAILS_SIGN, *SIGNS)
+ORDER = (CLAIM, CONFLICT, RULE, DETAILS_SIGN, *SIGNS)
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ class Reading:
 
     signals: frozenset[str]
     kinds: tuple[str, ...] = ()
+    contradicted: tuple[str, ...] = ()
 
 
 def reading(text: str, *, person: Person | None = None) -> Reading:
@@ -115,16 +119,19 @@ def reading(text: str, *, person: Person | None = None) -> Reading:
     signals |= {CLAIM} if found else set()
     signals |= {RULE} if claims.rules(text) else set()
     signals |= {DETAILS_SIGN} if claims.unconfirmed(claims.claims(text, anyone=True), said) else set()
-    return Reading(frozenset(signals), tuple(dict.fromkeys(claim.kind.name for claim in found)))
+    contradicting = claims.unconfirmed(claims.conflicts(text, stated=person.stated), said) if person else []
+    signals |= {CONFLICT} if contradicting else set()
+    return Reading(frozenset(signals), tuple(dict.fromkeys(claim.kind.name for claim in found)),
+                   tuple(dict.fromkeys(claim.kind.name for claim in contradicting)))
 
 
 def reasons_of(read: Reading, weights: dict[str, int] | None = None) -> list[str]:
     """Return why a reading holds its text (empty when what it shows weighs less than HOLD): every signal that holds
     it alone, else the heaviest that together do, each once."""
     weights = weights or WEIGHTS
-    met = sorted((name for name in ORDER if name in read.signals and weights[name] > 0), key=lambda n: -weights[n])
-    if sum(weights[name] for name in met) < HOLD:
+    if not holds(read, weights):
         return []
+    met = sorted((name for name in ORDER if name in read.signals and weights[name] > 0), key=lambda n: -weights[n])
     alone = [name for name in met if weights[name] >= HOLD]
     if not alone:
         total, alone = 0, []
@@ -135,16 +142,27 @@ def reasons_of(read: Reading, weights: dict[str, int] | None = None) -> list[str
     return [_reason(name, read) for name in alone]
 
 
+def holds(read: Reading, weights: dict[str, int]) -> bool:
+    """Whether what a reading shows weighs HOLD or more."""
+    return sum(weights[name] for name in read.signals) >= HOLD
+
+
 def _reason(name: str, read: Reading) -> str:
     if name == CLAIM:
         return claim_reason(read.kinds)
+    if name == CONFLICT:
+        return "contradicts what you said of your " + _kind_words(read.contradicted)
     return {RULE: RULE_REASON, DETAILS_SIGN: DETAILS}.get(name) or SIGNS[name][0]
 
 
 def claim_reason(kinds: Iterable[str]) -> str:
     """Return the reason a claim about the person holds its text: "states your address and bank or card details"."""
+    return "states your " + _kind_words(kinds)
+
+
+def _kind_words(kinds: Iterable[str]) -> str:
     words = [claims.KIND_WORDS[kind] for kind in kinds]
-    return "states your " + (", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0])
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
 
 
 def untrusted_reasons(text: str, *, person: Person | None = None) -> list[str]:
@@ -219,7 +237,7 @@ def fact_reading(*, subject: str, predicate: str, object: str, person: Person | 
     theirs = subject.strip().lower() in PERSON_SUBJECTS or subject.strip() in names
     if not (kind and theirs) or (person and claims.value_key(object) and person.said([object])):
         return read
-    return Reading(read.signals | {CLAIM}, tuple(dict.fromkeys((kind, *read.kinds))))
+    return replace(read, signals=read.signals | {CLAIM}, kinds=tuple(dict.fromkeys((kind, *read.kinds))))
 
 
 def fact_reasons(*, subject: str, predicate: str, object: str, person: Person | None = None) -> list[str]:

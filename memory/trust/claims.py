@@ -83,6 +83,7 @@ KINDS = (
     _kind("identity", "name or identity details", r"\b(?:(?:full |legal |first |last |real |sur)?name|surname|date of birth|"
           r"birth ?date|birthday|DOB|born|nationality|citizenship|passport(?: number)?|national (?:ID|insurance)"
           r"(?: number)?|social security(?: number)?|SSN|ID (?:card|number)|identity|driver['’]?s licen[cs]e|"
+          r"(?:account |card )?holder|intestatari[oa]|titular|titulaire|Inhaber\w*|rekeninghouder|владел\w+|ФИО|"
           r"nom|prénom|date de naissance|née?|nationalité|passeport|pièce d['’]identité|Vorname|Nachname|"
           r"Geburtsdatum|geboren|Staatsangehörigkeit|Reisepass|Ausweis\w*|nombre|apellidos?|fecha de nacimiento|"
           r"nacid[oa]|nacionalidad|pasaporte|DNI|documento de identidad|cognome|data di nascita|nat[oa]|"
@@ -133,8 +134,10 @@ KINDS = (
           r"Kundennummer|Patientennummer|Mitgliedsnummer|Versicherungsnummer|expediente|historia clínica|"
           r"número de (?:cliente|paciente|socio|póliza)|cartella(?: clinica)?|fascicolo|numero (?:cliente|"
           r"paziente|pratica)|prontuário|número de (?:cliente|paciente|sócio)|klantnummer|patiëntnummer|"
-          r"lidnummer|медицинск\w* карт\w*|номер (?:клиента|пациента|полиса))|病历号?|档案|客户编号|会员号|"
-          r"患者番号|顧客番号|会員番号|カルテ番号?", IDENTIFIER),
+          r"lidnummer|polisnummer|медицинск\w* карт\w*|медкарт\w*|номер (?:клиента|пациента|полиса)|"
+          r"(?:client|customer|member|patient|policy|account|acct)\.?\s*(?:#|no\.?|nr\.?)?(?=\s*\d)|acct|NIF|NIE|"
+          r"contribuinte|Steuer-?ID|tax (?:ID|number))|病历号?|档案|客户编号|会员号|患者番号|顧客番号|会員番号|"
+          r"カルテ番号?|診察券番号?", IDENTIFIER),
 )
 
 KIND_WORDS = {kind.name: kind.words for kind in KINDS}
@@ -219,15 +222,18 @@ TRIGGER = re.compile(
     _I)
 # Reading what the person asks about as something else: a record swap.
 REDIRECT = re.compile(
-    r"\b(?:refers? to|means|stands for|is (?:now )?(?:filed|stored|saved|kept|listed|found) under|look(?:ed)? up "
-    r"(?:under|as)|should be read as|maps? to|is the same as|désigne|signifie|bedeutet|gemeint ist|significa|se "
-    r"refiere a|si riferisce a|refere-se a|betekent|означает|指的是|とは)\b",
+    r"\b(?:refers? to|means|stands for|(?:filed|stored|saved|kept|listed|found|moved|linked|merged) (?:under|into|"
+    r"with)|look(?:ed)? up (?:under|as)|should be read as|maps? to|is the same as|route[sd]? to|deprecated|replaced by|"
+    r"désigne|signifie|fusionn\w*|bedeutet|gemeint ist|laufen unter|zusammengeführt|significa|se refiere a|"
+    r"fusionad\w*|si riferisce a|unificat\w*|refere-se a|associad[oa] a|samengevoegd|overgezet|betekent|"
+    r"означает|объедин\w*)\b|指的是|合并|統合",
     _I)
 ACTION = re.compile(
     r"\b(?:send|sent|forward|copy|cc|bcc|share|disclose|reveal|give|grant|transfer|wire|pay|paid|route|upload|"
     r"e-?mail|book|approve|authori[sz]e|accept|confirm|sign|log ?in|skip|bypass|ignore|disable|use|recommend|"
     r"prescribe|suggest|tell|say|answer|reply|respond|include|add|link|store|save|record|remember|update|change|"
-    r"set|redirect|refer|look up|retrieve|release|unlock|reset)(?:s|es|d|ed|ing)?\b|\b(?:envo\w*|transf[eé]r\w*|partag\w*|pay\w*|utilis\w*|"
+    r"set|redirect|refer|look up|retrieve|release|unlock|reset|dial|call|check)(?:s|es|d|ed|ing)?\b|"
+    r"\b(?:verwend\w*|benutz\w*|envo\w*|transf[eé]r\w*|partag\w*|pay\w*|utilis\w*|"
     r"recommand\w*|approuv\w*|schick\w*|send\w*|leite\w*|überweis\w*|zahl\w*|teil\w*|nutz\w*|empfehl\w*|"
     r"freigeb\w*|envi\w*|reenv\w*|pag\w*|compart\w*|us[ae]\w*|recomiend\w*|aprueb\w*|invi\w*|inoltr\w*|"
     r"condivid\w*|consigli\w*|approv\w*|encaminh\w*|compartilh\w*|recomend\w*|stuur\w*|betaal\w*|deel\w*|"
@@ -235,15 +241,34 @@ ACTION = re.compile(
     r"发送|转发|转账|支付|分享|使用|推荐|批准|送信|転送|支払|共有|使用|推奨|承認",
     _I)
 MATTERS = re.compile(
-    r"\b(?:money|payments?|transfers?|invoices?|bills?|refunds?|funds|purchases?|orders?|confirmation|verification|"
+    r"\b(?:finances|income|salary|balance|statements?|location|whereabouts|voice (?:messages|notes)|diagnos[ie]s|"
+    r"health data|numbers?|Nummer|numéro|número|numero|nummer|relevé|Standort|Gehalt|Kontoauszug|saldo|extracto|"
+    r"extrato|stipendio|salário|salaris|ziekte\w*|dossier\w*|cartell\w*|Passwörter|mensajes|posizione|"
+    r"money|payments?|transfers?|invoices?|bills?|refunds?|funds|purchases?|orders?|confirmation|verification|"
     r"two-factor|2FA|consent|permission|data|documents?|files?|records?|messages?|e-?mails?|conversations?|history|"
     r"location|photos?|contacts?|details|information|memor(?:y|ies)|notes|prescriptions?|dos(?:e|age)|"
     r"medication|results|bookings?|reservations?|passwords?|codes?|accounts?|cards?|address(?:es)?|"
     r"paiements?|virements?|factures?|données|dossiers?|localisation|Zahlungen|Rechnungen|Daten|Standort|"
     r"pagos|facturas|datos|ubicación|pagamenti|fatture|dati|posizione|pagamentos|faturas|dados|localização|"
-    r"betalingen|facturen|gegevens|locatie|платеж\w*|счет\w*|данн\w+|местоположени\w*)\b|"
-    r"付款|账单|数据|位置|支払い|請求書|データ|位置情報", _I)
-DESTINATION = re.compile(rf"{EMAIL}|{DOMAIN}|{IBAN}", _I)
+    r"betalingen|facturen|gegevens|locatie|платеж\w*|счет\w*|данн\w+|местоположени\w*|номер\w*)\b|"
+    r"付款|账单|数据|位置|工资|流水|病历|支払い|請求書|データ|位置情報|履歴|給与|番号|号", _I)
+DESTINATION = re.compile(rf"{EMAIL}|{DOMAIN}|{IBAN}|{PHONE}", _I)
+# Letting someone else have the person's data, as the person's wish or a standing permission: the act, the person's
+# data (their possessive before it), and a sign that it holds beyond this once or on their word.
+SHARE = re.compile(
+    r"\b(?:share|disclose|reveal|show|tell|inform|give|pass(?:es|ed)? on|forward|send|transmit|communicate|release|"
+    r"see|access|view|open|partag\w*|transm\w*|communiqu\w*|montr\w*|divulgu\w*|weiter\w*|teil\w*|zeig\w*|"
+    r"mitteil\w*|einseh\w*|seh\w*|compart\w*|mostr\w*|inform\w*|comunic\w*|envi\w*|condivid\w*|"
+    r"partilh\w*|delen|deel|toon\w*|doorgev\w*|inzien|передава\w*|показ\w*|сообща\w*|дел\w+)\b|"
+    r"发给|告诉|分享|透露|提供|开示|開示|共有|伝え|教え|見せ",
+    _I)
+LEAVE = re.compile(
+    r"\b(?:as you (?:wish|want|prefer|asked|said|agreed)|you(?:['’]d| would)? (?:like|want|prefer)|you(?:['’]re| are) "
+    r"(?:ok|okay|fine|happy)|you agreed|you authori[sz]ed|your (?:wish|consent|permission)|may|can|allowed|"
+    r"authori[sz]ed|without (?:asking|further)|d['’]accord|souhait|autoris\w*|pourr\w*|peu\w*|darf|dürfen|"
+    r"wie besprochen|willst|erlaubt|quieres|deseas|puede\w*|autoriz\w*|preferisci|vuoi|può|possono|pode\w*|"
+    r"wens|mag|mogen|toestemming|можно|разреш\w*)\b|按照你的意思|可以|允许|ご希望|希望どおり|できます",
+    _I)
 
 # A sentence ends at a stop that no word follows straight on, so an address ("ana@books.example") stays whole; a line
 # ends one too, and so does a field of a record ("name: ..., date of birth: ...").
@@ -313,17 +338,92 @@ def claims(text: str, *, names: Callable[[], Iterable[str]] = list, anyone: bool
     return found
 
 
+# The person giving their own name ("my name is...", "I'm...", "je m'appelle...").
+SELF_NAME = re.compile(
+    r"\b(?:my name is|I['’]m|I am|call me|je m['’]appelle|je suis|ich heiße|ich bin|me llamo|soy|mi chiamo|sono|"
+    r"me chamo|chamo-me|sou|ik heet|ik ben|меня зовут)\b|我叫|我是|私は",
+    _I)
+
+
+# Speaking of oneself: the first person, in the languages the portal is used in.
+FIRST_PERSON = re.compile(
+    r"\b(?:my|mine|I|I['’]m|me|mon|ma|mes|je|j['’]|moi|mein\w*|ich|mir|mich|mi|mis|yo|me|mio|mia|miei|io|meu|"
+    r"minha|eu|mijn|ik|мой|моя|моё|мои|меня|мне|я)\b|我|私|僕",
+    _I)
+# Someone else's detail: their possessive, or a name's, just before the word for it ("his name", "Maya's phone").
+OTHERS = re.compile(
+    r"(?:\b(?:his|her|their|its|sein\w*|ihr\w*|son|sa|ses|leur\w*|su|sus|suo|sua|suoi|dele|dela|zijn|haar|"
+    r"его|её|их)|['’]s)\s+(?:[\w-]+\s+){0,2}$",
+    _I)
+
+
+def _detail_of_others(sentence: str, start: int) -> bool:
+    return bool(NOT_THEIRS.search(sentence[max(0, start - NEAR):start])
+                or OTHERS.search(sentence[max(0, start - NEAR):start]))
+
+
+def stated(texts: Iterable[str]) -> dict[str, set[str]]:
+    """Return, by kind, the values the person gave of their own details (value_key's): each sentence of theirs in the
+    first person that names a kind of detail, not someone else's, with a value of it ("my IBAN is...", "I live at 3
+    Elm Street", "I'm Sara Conti")."""
+    found: dict[str, set[str]] = {}
+    for text in texts:
+        for sentence in sentences(text.replace("_", " ")):
+            if not FIRST_PERSON.search(sentence):
+                continue
+            for kind in KINDS:
+                nouns = [n for n in kind.nouns.finditer(sentence) if not _detail_of_others(sentence, n.start())]
+                if nouns or (kind.name == "identity" and SELF_NAME.search(sentence)):
+                    keys = {value_key(v.group()) for v in kind.value.finditer(sentence)} - {""}
+                    if keys:
+                        found.setdefault(kind.name, set()).update(keys)
+    return found
+
+
+def conflicts(text: str, *, stated: Callable[[], dict[str, set[str]]]) -> list[Claim]:
+    """Return what a text gives, of a kind of detail the person gave themselves, with another value, whoever it says
+    the detail is of: a record swapped for another, a profile merged with someone else's, a check that contradicts
+    them. `stated` (the person's own values by kind) is read only when a sentence gives a detail with a value."""
+    mine: dict[str, set[str]] | None = None
+    found = []
+    for sentence in sentences(text.replace("_", " ")):
+        if QUESTION.search(sentence):
+            continue
+        for kind in KINDS:
+            nouns = [n for n in kind.nouns.finditer(sentence) if not _detail_of_others(sentence, n.start())]
+            values = [v.group().strip() for v in kind.value.finditer(sentence)] if nouns else []
+            if not values:
+                continue
+            mine = stated() if mine is None else mine
+            other = tuple(v for v in dict.fromkeys(values) if kind.name in mine and value_key(v) not in mine[kind.name])
+            if other:
+                found.append(Claim(kind, other))
+    return found
+
+
 def rules(text: str) -> list[str]:
     """Return the sentences that set a rule for the agent: standing or triggered, and acting on what matters or
     sending it somewhere, or reading what the person asks about as something else."""
     found = []
     for sentence in sentences(text):
-        lasting = LASTING.search(sentence) or TRIGGER.search(sentence)
-        if not lasting:
+        if QUESTION.search(sentence):
             continue
-        if _acts_on_what_matters(sentence) or DESTINATION.search(sentence) or REDIRECT.search(sentence):
+        lasting = LASTING.search(sentence) or TRIGGER.search(sentence)
+        if lasting and (_acts_on_what_matters(sentence) or DESTINATION.search(sentence) or REDIRECT.search(sentence)):
+            found.append(sentence)
+        elif _lets_others_have_their_data(sentence, lasting=bool(lasting)):
             found.append(sentence)
     return found
+
+
+def _lets_others_have_their_data(sentence: str, *, lasting: bool) -> bool:
+    """Whether a sentence lets someone else have the person's data: an act of sharing it, their data named as theirs,
+    and a standing permission or their wish claimed for it."""
+    share = SHARE.search(sentence)
+    if not share or not (lasting or LEAVE.search(sentence)):
+        return False
+    data = [m for m in MATTERS.finditer(sentence)] + [n for kind in KINDS for n in kind.nouns.finditer(sentence)]
+    return any(_theirs(sentence, m.start(), m.end()) for m in data)
 
 
 def _acts_on_what_matters(sentence: str) -> bool:
