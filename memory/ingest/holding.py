@@ -54,7 +54,7 @@ def memory_hold(*, subject: Subject, agent: Agent | None, message: dict, extract
         return APPLY
     _held_write(subject=subject, agent=agent, message=message, source=source, extraction=extraction,
                 reasons=reasons or [REVIEWED])
-    if strict and not message["held_reasons"]:
+    if strict and not message["held_reasons"] and ROLE_SOURCES[message["role"]] not in TRUSTED:
         # What the strict rule holds of a message is held in every section: its words are not recalled either.
         graphdb.run(cypher.MESSAGE_HELD_SET, {"uid": message["uid"], "user_id": subject.user_id, "reasons": strict})
     return HOLD

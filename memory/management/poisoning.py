@@ -16,8 +16,10 @@ from memory.trust import claims
 
 # What holding a look-alike's unit costs against letting one poison through: a person's own details lost matter more.
 BENIGN_COST = 3
-# Signals that say what a text is about, or whom it is meant for, may hold it alone; the weaker signs never do.
-STRONG = {trust.CLAIM, trust.CONFLICT, trust.RULE, trust.DETAILS_SIGN, "addressed", "remembered", "overrides", "speaks_for"}
+# Signals that say what a text is about, or whom it is meant for, may hold it alone; the agent named as such weighs at
+# most two, so it holds with one other sign; every other sign at most one, so three of them hold a text.
+NAMED, WEAK = 2, 1
+STRONG = {trust.CLAIM, trust.CONFLICT, trust.REPLACES, trust.RULE, trust.DETAILS_SIGN, "addressed", "remembered", "overrides", "speaks_for"}
 FIT_ROUNDS = 6
 
 
@@ -58,7 +60,9 @@ class ScenarioPerson:
 
 
 def units(scenarios: list[dict]) -> list[Unit]:
-    """Return the units of the scenarios: every poison-carrying unit of an attack, every unit of a look-alike."""
+    """Return the units of the scenarios: every poison-carrying unit of an attack, every unit of a look-alike. A
+    message is one unit, as the product holds it: its words when it is not the person's, with what its explicit
+    fields would add (what is held of a message is held whole, and its words with it)."""
     found = []
     for scenario in scenarios:
         person, markers = ScenarioPerson(), [m.lower() for m in scenario["served"]]
@@ -66,27 +70,38 @@ def units(scenarios: list[dict]) -> list[Unit]:
 
         def unit(texts: list[str], reads: list[trust.Reading], fixed: bool = False) -> None:
             poison = any(m in text.lower() for text in texts for m in markers)
-            if poison or not attack:
+            if reads and (poison or not attack):
                 found.append(Unit(scenario["id"], scenario["family"], attack and poison, tuple(reads), fixed))
 
         for turn in [*scenario.get("before", []), *scenario.get("turns", [])]:
+            texts, reads = _message_reads(turn, person)
+            unit(texts, reads, fixed=any(trust.standing_added(category=p["category"], preference=p["preference"])
+                                         for p in turn.get("preferences", [])))
             if turn["role"] == "user":
                 person.hear(turn["content"])
-            else:
-                unit([turn["content"]], [trust.reading(turn["content"], person=person)])
-            for fact in turn.get("facts", []):
-                unit([fact["object"], fact["subject"]], [trust.fact_reading(
-                    subject=fact["subject"], predicate=fact["predicate"], object=fact["object"], person=person)])
-            for preference in turn.get("preferences", []):
-                text = preference["preference"]
-                unit([text], [trust.reading(text, person=person)], fixed=trust.standing_added(
-                    category=preference["category"], preference=text))
-            for entity in turn.get("entities", []):
-                unit([entity["name"]], [trust.reading(entity["name"], person=person)])
         if "trace" in scenario:
             texts = trace_texts(scenario["trace"])
             unit(texts, [trust.reading(text, person=person) for text in texts])
     return found
+
+
+def _message_reads(turn: dict, person: ScenarioPerson) -> tuple[list[str], list[trust.Reading]]:
+    """Return a message's texts that could carry poison and how the product reads each: its words (unless the
+    person's own), and each explicit fact, preference and entity."""
+    texts, reads = [], []
+    if turn["role"] != "user":
+        texts.append(turn["content"])
+        reads.append(trust.reading(turn["content"], person=person))
+    for fact in turn.get("facts", []):
+        if turn["role"] == "user" and fact["object"].casefold() in turn["content"].casefold():
+            continue  # the person's own words, relayed (memory.ingest.holding reads them so)
+        texts += [fact["subject"], fact["object"]]
+        reads.append(trust.fact_reading(subject=fact["subject"], predicate=fact["predicate"], object=fact["object"],
+                                        person=person))
+    for text in [p["preference"] for p in turn.get("preferences", [])] + [e["name"] for e in turn.get("entities", [])]:
+        texts.append(text)
+        reads.append(trust.reading(text, person=person))
+    return texts, reads
 
 
 def trace_texts(trace: dict) -> list[str]:
@@ -103,13 +118,13 @@ def cost(found: list[Unit], weights: dict[str, int]) -> int:
 
 def fit(found: list[Unit], start: dict[str, int] | None = None) -> dict[str, int]:
     """Return the weights that hold the most poison and the fewest look-alike units (coordinate descent from
-    `start`, each weight 0-3, the weak signs at most 2; a tie keeps the weight it had)."""
-    weights = dict(start or trust.WEIGHTS)
+    `start`, each weight from 0 to its most; a tie keeps the weight it had)."""
+    weights = {name: min(weight, _most(name)) for name, weight in (start or trust.WEIGHTS).items()}
     for _ in range(FIT_ROUNDS):
         changed = False
         for name in trust.ORDER:
             best, best_cost = weights[name], cost(found, weights)
-            for candidate in range(0, (trust.HOLD if name in STRONG else trust.HOLD - 1) + 1):
+            for candidate in range(0, _most(name) + 1):
                 weights[name] = candidate
                 if (candidate_cost := cost(found, weights)) < best_cost:
                     best, best_cost = candidate, candidate_cost
@@ -118,6 +133,10 @@ def fit(found: list[Unit], start: dict[str, int] | None = None) -> dict[str, int
         if not changed:
             break
     return weights
+
+
+def _most(name: str) -> int:
+    return trust.HOLD if name in STRONG else NAMED if name == "meta" else WEAK
 
 
 def rotation(found: list[Unit], families: list[str]) -> dict[str, dict[str, int]]:

@@ -74,7 +74,7 @@ def _pattern(patterns: list[str]) -> re.Pattern:
 # What a text from an untrusted source may show, each with why it holds the text in plain words (after "it"): what it
 # is about and the kind of value it carries (a claim about the person, a rule for the agent), and the signs that it
 # is meant for a model rather than for the person (memory.trust.signs).
-CLAIM, CONFLICT, RULE, DETAILS_SIGN = "claim", "conflict", "rule", "details"
+CLAIM, CONFLICT, REPLACES, RULE, DETAILS_SIGN = "claim", "conflict", "replaces", "rule", "details"
 SIGNS = {
     "addressed": ("speaks to an AI rather than to you", _pattern(ADDRESSED)),
     "remembered": ("asks to be remembered", _pattern(REMEMBERED)),
@@ -90,14 +90,15 @@ SIGNS = {
     "sensitive": ("touches money, logins, contact or identity details", _pattern(SENSITIVE)),
 }
 RULE_REASON = "sets a rule for what your assistant does"
+REPLACES_REASON = "puts another value beside one you gave"
 DETAILS = "carries bank, card or login details"
 # How much each signal weighs; a text is held when what it shows weighs HOLD or more. Fitted on the development suite
 # (data/poisoning/) by `bench_poisoning --fit`, which measures every family with the weights fitted without it.
 HOLD = 3
-WEIGHTS = {CLAIM: 3, CONFLICT: 3, RULE: 3, DETAILS_SIGN: 3, "addressed": 3, "remembered": 3, "overrides": 3, "speaks_for": 3,
-           "meta": 2, "standing": 1, "directive": 1, "kept_from": 1, "keep_in_mind": 1, "sends": 1, "about": 1,
-           "sensitive": 1}
-ORDER = (CLAIM, CONFLICT, RULE, DETAILS_SIGN, *SIGNS)
+WEIGHTS = {CLAIM: 3, CONFLICT: 3, REPLACES: 3, RULE: 3, DETAILS_SIGN: 3, "addressed": 3, "remembered": 0,
+           "overrides": 3, "speaks_for": 3, "meta": 2, "standing": 1, "directive": 1, "kept_from": 1,
+           "keep_in_mind": 1, "sends": 1, "about": 1, "sensitive": 1}
+ORDER = (CLAIM, CONFLICT, REPLACES, RULE, DETAILS_SIGN, *SIGNS)
 
 
 @dataclass(frozen=True)
@@ -117,10 +118,11 @@ def reading(text: str, *, person: Person | None = None) -> Reading:
     found = claims.unconfirmed(claims.claims(text, names=person.names if person else list), said)
     signals = {name for name, (_, pattern) in SIGNS.items() if pattern.search(text)}
     signals |= {CLAIM} if found else set()
-    signals |= {RULE} if claims.rules(text) else set()
+    signals |= {RULE} if claims.unconfirmed_rules(claims.rules(text), said) else set()
     signals |= {DETAILS_SIGN} if claims.unconfirmed(claims.claims(text, anyone=True), said) else set()
     contradicting = claims.unconfirmed(claims.conflicts(text, stated=person.stated), said) if person else []
     signals |= {CONFLICT} if contradicting else set()
+    signals |= {REPLACES} if person and claims.replacements(text, said=said) else set()
     return Reading(frozenset(signals), tuple(dict.fromkeys(claim.kind.name for claim in found)),
                    tuple(dict.fromkeys(claim.kind.name for claim in contradicting)))
 
@@ -152,7 +154,7 @@ def _reason(name: str, read: Reading) -> str:
         return claim_reason(read.kinds)
     if name == CONFLICT:
         return "contradicts what you said of your " + _kind_words(read.contradicted)
-    return {RULE: RULE_REASON, DETAILS_SIGN: DETAILS}.get(name) or SIGNS[name][0]
+    return {RULE: RULE_REASON, DETAILS_SIGN: DETAILS, REPLACES: REPLACES_REASON}.get(name) or SIGNS[name][0]
 
 
 def claim_reason(kinds: Iterable[str]) -> str:
@@ -230,8 +232,8 @@ def held_reasons(texts: list[str | None], *, person: Person | None = None) -> li
 
 def fact_reading(*, subject: str, predicate: str, object: str, person: Person | None = None) -> Reading:
     """Read a fact from an untrusted source: a claim when it gives the person (its subject) a detail of a protected
-    kind (its predicate's) that they did not state themselves, and what its words show."""
-    read = reading(f"{subject} {predicate.replace('_', ' ').lower()} {object}", person=person)
+    kind (its predicate's) that they did not state themselves, and what its value's words show."""
+    read = reading(object, person=person)
     kind = claims.predicate_kind(predicate)
     names = person.names() if person and subject.strip().lower() not in PERSON_SUBJECTS and kind else []
     theirs = subject.strip().lower() in PERSON_SUBJECTS or subject.strip() in names

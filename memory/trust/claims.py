@@ -38,6 +38,7 @@ DATE = (r"\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:1[89]|2
         r"\d{4}年\d{1,2}月|\d{1,2}月\d{1,2}日")
 # A name: capitalised words, two or more, or one after "is", "named", "called" (any script that has capitals).
 NAME = (r"(?-i:\b[A-ZÀ-ÞА-ЯЁ][a-zà-ÿа-яё'’-]+(?:\s+(?:(?:van|von|de|da|del|di|der|den|le|la)\s+)?[A-ZÀ-ÞА-ЯЁ][a-zà-ÿа-яё'’-]+)+)|"
+        r"(?-i:\b[A-ZÀ-ÞА-ЯЁ]\.\s?[A-ZÀ-ÞА-ЯЁ][a-zà-ÿа-яё'’-]+)|"
         r"(?:\b(?:is|named|called|heißt|s['’]appelle|se llama|si chiama|chama-se|heet|зовут)\s+(?-i:[A-ZÀ-ÞА-ЯЁ][\w'’-]+))|"
         r"[\u4e00-\u9fff]{2,4}(?=先生|女士|小姐)|[\u30a0-\u30ff\u4e00-\u9fff]{2,6}(?=さん|様)")
 STREET_WORDS = (r"(?:street|st\.?|road|rd\.?|lane|ln\.?|avenue|ave\.?|boulevard|blvd|drive|dr\.?|way|court|place|square|"
@@ -49,11 +50,13 @@ STREET = (rf"(?:\b\d{{1,5}}[a-z]?,?\s+(?:[\w'’.-]+\s+){{0,3}}{STREET_WORDS}\b|
           r"\b[\wäöüß-]+(?:straße|strasse|weg|gasse|platz|allee|laan|straat|gracht|plein)\s+\d{1,5}[a-z]?\b|"
           r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b\d{4,5}\s+(?-i:[A-ZÀ-Þ][\w-]+)|"
           r"[\u4e00-\u9fff]{1,8}(?:路|街|道)\d{1,5}号|\d{1,4}-\d{1,4}(?:-\d{1,4})?(?=\s|$|、|,|。)|[\u4e00-\u9fff]{1,6}丁目)")
-DOSE = r"\b\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg|ml|mL|g|IU|units?|tablets?|pills?|gouttes|Tabletten|comprimid[oa]s|compresse)\b"
+DOSE = (r"\b\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg|ml|mL|g|IU|units?|tablets?|pills?|gouttes|Tabletten|comprimid[oa]s|compresse|"
+        r"(?:micro|milli)?gram\w*|(?:micro|milli)gramm\w*|(?:micro|mili)gram[oa]s|microgrammi|микрограмм\w*|миллиграмм\w*)\b|"
+        r"\d+\s?(?:毫克|微克|ミリグラム|マイクログラム)")
 HEALTH_VALUE = (r"\ballergic to \w+|\ballerg(?:y|ies) to \w+|\bno (?:known )?(?:drug |medication |food )?allerg|"
                 r"\bdiagnos\w* (?:with|as) \w+|\bintoleran\w* (?:to|of) \w+|\bvertr(?:agen|ägt|ägst) kein\w* \w+|"
                 r"(?:blood (?:type|group)|Blutgruppe|groupe sanguin|grupo sanguíneo|gruppo sanguigno|tipo sanguíneo|"
-                r"bloedgroep|группа крови|血型|血液型)\s*(?:is|ist|est|es|è|é|:)?\s*(?:AB|A|B|O|0)(?![\w])|"
+                r"bloedgroep|группа крови|血型|血液型)\s*(?:is|ist|est|es|è|é|:|は|是|：)?\s*(?:AB|A|B|O|0)(?![a-z])|"
                 r"\b(?:diabet\w*|asthma\w*|epilep\w*|hypertensi\w*|HIV|hepatitis|insulin|anticoagula\w*|"
                 r"warfarin|penicillin|pregnan\w*)\b|"
                 r"\ballergique (?:à|au|aux) \w+|\ballergisch (?:gegen|auf) \w+|\balérgic[oa] (?:a|al) \w+|"
@@ -83,7 +86,8 @@ KINDS = (
     _kind("identity", "name or identity details", r"\b(?:(?:full |legal |first |last |real |sur)?name|surname|date of birth|"
           r"birth ?date|birthday|DOB|born|nationality|citizenship|passport(?: number)?|national (?:ID|insurance)"
           r"(?: number)?|social security(?: number)?|SSN|ID (?:card|number)|identity|driver['’]?s licen[cs]e|"
-          r"(?:account |card )?holder|intestatari[oa]|titular|titulaire|Inhaber\w*|rekeninghouder|владел\w+|ФИО|"
+          r"(?:account |card )?holder|intestatari[oa]|ИНН|СНИЛС|tax (?:ID|number)|NIF|Steuer-?ID|codice fiscale|"
+          r"burgerservicenummer|titular|titulaire|Inhaber\w*|rekeninghouder|владел\w+|ФИО|"
           r"nom|prénom|date de naissance|née?|nationalité|passeport|pièce d['’]identité|Vorname|Nachname|"
           r"Geburtsdatum|geboren|Staatsangehörigkeit|Reisepass|Ausweis\w*|nombre|apellidos?|fecha de nacimiento|"
           r"nacid[oa]|nacionalidad|pasaporte|DNI|documento de identidad|cognome|data di nascita|nat[oa]|"
@@ -100,7 +104,8 @@ KINDS = (
     _kind("address", "address", r"\b(?:(?:home |postal |delivery |shipping |billing |mailing |street |verified |"
           r"registered )*address|home|residence|post ?code|zip(?: code)?|lives?|living|resides?|moved|adresse|"
           r"domicile|habites?|habitez|code postal|Adresse|Anschrift|Wohnort|Wohnung|wohnt|wohnst|wohnen|"
-          r"Postleitzahl|dirección|domicilio|vives?|código postal|indirizzo|abit[ai]|viv[ei]|endereço|morada|"
+          r"ship(?:ped|ping)? to|deliver(?:ed|y)? to|livr\w* à|Lieferung an|envío a|consegna a|entrega em|"
+          r"bezorg\w* (?:op|naar)|доставк\w*|wohne|Postleitzahl|dirección|domicilio|vives?|código postal|indirizzo|abit[ai]|viv[ei]|endereço|morada|"
           r"moras?|mora|CEP|adres|woonadres|woon[ts]?|postcode|адрес\w*|живёт|живет|живёшь|живете|проживает)"
           r"|地址|住址|住在|住所|住んで", STREET),
     _kind("payment", "bank or card details", r"\b(?:IBAN|bank(?: account| details)?|(?:bank |refund |payout |"
@@ -112,21 +117,24 @@ KINDS = (
     _kind("login", "password or login", r"\b(?:pass(?:word|code|phrase)s?|PIN(?: code)?|one-time (?:code|password)|"
           r"OTP|2FA|two-factor(?: code)?|verification code|security code|API key|(?:access |upload |auth |api )?"
           r"token|secret|recovery (?:code|phrase|e-?mail)|seed phrase|user ?name|login|mot de passe|identifiant|"
-          r"code secret|Passwort|Kennwort|Zugangsdaten|Benutzername|contraseña|clave|usuario|credenziali|senha|"
+          r"code secret|(?:access|login|security) code|code d['’]accès|Zugangscode|código de acceso|codice di accesso|"
+          r"código de acesso|toegangscode|код доступа|Passwort|Kennwort|Zugangsdaten|Benutzername|contraseña|clave|usuario|credenziali|senha|"
           r"wachtwoord|pincode|DigiD-code|парол\w*|код)|密码|验证码|パスワード|暗証番号",
           rf"{SECRET}|{EMAIL}"),
     _kind("health", "health details", r"\b(?:allerg\w*|diagnos\w*|medication|medicine|prescri\w*|dose|dosage|blood (?:type|"
-          r"group)|condition|pregnan\w*|treatment|allergique|médicament\w*|ordonnance|traitement|Allergi\w*|"
+          r"group)|condition|pregnan\w*|treatment|groupe sanguin|Blutgruppe|grupo sanguíneo|gruppo sanguigno|"
+          r"tipo sanguíneo|bloedgroep|группа крови|medica\w*|médica\w*|allergique|médicament\w*|ordonnance|traitement|Allergi\w*|"
           r"Medikament\w*|Dosis|Blutgruppe|alérgic\w*|alergi\w*|medicamento\w*|receta|dosis|allergic\w*|farmac\w*|"
           r"dose|medicijn\w*|аллерги\w*|лекарств\w*|доз\w*)|过敏|药|处方|剂量|血型|アレルギー|薬|処方|用量|血液型"
           r"|\b(?:diabet\w*|asthma|epilep\w*|hypertension|insulin|warfarin|penicillin)",
           rf"{DOSE}|{HEALTH_VALUE}"),
     _kind("relationship", "next of kin or emergency contact", r"\b(?:wife|husband|spouse|partner|fiancée?|next of kin|"
-          r"emergency contact|guardian|beneficiary|power of attorney|trustee|authori[sz]ed (?:user|person|contact|"
+          r"married|marital status|getrouwd|gehuwd|burgerlijke staat|mari[ée]e?|verheiratet|casad[oa]|sposat[oa]|"
+          r"женат|замужем|emergency contact|guardian|beneficiary|power of attorney|trustee|authori[sz]ed (?:user|person|contact|"
           r"representative)|femme|mari|conjoint\w*|épou\w*|personne à prévenir|Ehefrau|Ehemann|Ehepartner|"
           r"Notfallkontakt|Vormund|esposa|esposo|cónyuge|contacto de emergencia|moglie|marito|coniuge|"
           r"contatto di emergenza|mulher|marido|cônjuge|contato de emergência|echtgeno(?:ot|te)|noodcontact|"
-          r"жена|муж|супруг\w*)|妻子|丈夫|紧急联系人|配偶者|緊急連絡先",
+          r"жена|муж|супруг\w*)|妻子|丈夫|紧急联系人|配偶者|緊急連絡先|已婚|結婚",
           rf"{NAME}|{EMAIL}|{PHONE}"),
     _kind("record", "record numbers", r"\b(?:(?:medical |health |patient |case )?records?|chart|MRN|file number|"
           r"(?:patient|customer|client|member(?:ship)?|account|policy|profile|user|case) (?:ID|number|no\.?|#)|"
@@ -136,7 +144,8 @@ KINDS = (
           r"paziente|pratica)|prontuário|número de (?:cliente|paciente|sócio)|klantnummer|patiëntnummer|"
           r"lidnummer|polisnummer|медицинск\w* карт\w*|медкарт\w*|номер (?:клиента|пациента|полиса)|"
           r"(?:client|customer|member|patient|policy|account|acct)\.?\s*(?:#|no\.?|nr\.?)?(?=\s*\d)|acct|NIF|NIE|"
-          r"contribuinte|Steuer-?ID|tax (?:ID|number))|病历号?|档案|客户编号|会员号|患者番号|顧客番号|会員番号|"
+          r"contribuinte|(?:number |licen[cs]e )?plate|registration(?: number)?|targa|Kennzeichen|plaque|"
+          r"matrícula|placa|kenteken)|车牌|病历号?|档案|客户编号|会员号|患者番号|顧客番号|会員番号|"
           r"カルテ番号?|診察券番号?", IDENTIFIER),
 )
 
@@ -205,9 +214,14 @@ LASTING = re.compile(
     r"künftig|in Zukunft|immer|niemals|nie|automatisch|dauerhaft|a partir de ahora|de ahora en adelante|siempre|"
     r"nunca|para siempre|automáticamente|d['’]ora in poi|da ora in poi|in futuro|sempre|mai|automaticamente|"
     r"de agora em diante|a partir de agora|vanaf nu|voortaan|altijd|nooit|отныне|впредь|с этого момента|всегда|"
-    r"никогда|навсегда|anyone|anybody|whoever|any (?:caller|requester|one|time)|à quiconque|n['’]importe qui|"
+    r"никогда|навсегда|автоматически|for the future|by default|default\w*|auto-(?:refill|pay|renew|approve|accept|"
+    r"forward|sync|reply|send|upload)\w*|all (?:answers|replies|responses|sessions|chats|future)|every (?:answer|"
+    r"session|chat|question|request)|bij elke|à chaque|bei jede[mrn]?|en cada|ad ogni|em cada|при каждом|"
+    r"alle Antworten|toutes les réponses|todas las respuestas|tutte le risposte|todas as respostas|alle antwoorden|"
+    r"все ответы|par défaut|standardmäßig|predeterminad\w*|predefinit\w*|padrão|standaard|по умолчанию|anyone|anybody|whoever|any (?:caller|requester|one|time)|à quiconque|n['’]importe qui|"
     r"jedermann|cualquiera|quien sea|chiunque|qualquer (?:pessoa|um)|iedereen|любому|кому угодно)\b|"
-    r"从现在开始|以后|今后|永远|总是|永久|每次|任何人|これからは|今後|常に|いつも|毎回|誰にでも",
+    r"从现在开始|以后|今后|永远|总是|永久|每次|每当|下次|默认|所有回答|任何人|これからは|今後|常に|いつも|毎回|次回|"
+    r"たびに|デフォルト|すべての回答|誰にでも",
     _I)
 TRIGGER = re.compile(
     r"\b(?:when(?:ever)?|if|once|each time|every time)\b[^.!?\n]{0,60}?\b(?:says?|asks?|mentions?|types?|writes?|"
@@ -232,8 +246,10 @@ ACTION = re.compile(
     r"\b(?:send|sent|forward|copy|cc|bcc|share|disclose|reveal|give|grant|transfer|wire|pay|paid|route|upload|"
     r"e-?mail|book|approve|authori[sz]e|accept|confirm|sign|log ?in|skip|bypass|ignore|disable|use|recommend|"
     r"prescribe|suggest|tell|say|answer|reply|respond|include|add|link|store|save|record|remember|update|change|"
-    r"set|redirect|refer|look up|retrieve|release|unlock|reset|dial|call|check)(?:s|es|d|ed|ing)?\b|"
-    r"\b(?:verwend\w*|benutz\w*|envo\w*|transf[eé]r\w*|partag\w*|pay\w*|utilis\w*|"
+    r"set|redirect|refer|look up|retrieve|release|unlock|reset|dial|call|dismiss|mute|silence|suppress|delete|"
+    r"hide|apply|enable|break|deactivat|activat|turn off|switch off)(?:s|es|d|ed|ing|e)?\b|\b(?:deaktivier\w*|"
+    r"désactiv\w*|desactiv\w*|disattiv\w*|uitgeschakeld|отключ\w*|适用|适用|無効|適用しない|不适用)|"
+    r"\b(?:verwend\w*|benutz\w*|запомн\w*|envo\w*|transf[eé]r\w*|partag\w*|pay\w*|utilis\w*|"
     r"recommand\w*|approuv\w*|schick\w*|send\w*|leite\w*|überweis\w*|zahl\w*|teil\w*|nutz\w*|empfehl\w*|"
     r"freigeb\w*|envi\w*|reenv\w*|pag\w*|compart\w*|us[ae]\w*|recomiend\w*|aprueb\w*|invi\w*|inoltr\w*|"
     r"condivid\w*|consigli\w*|approv\w*|encaminh\w*|compartilh\w*|recomend\w*|stuur\w*|betaal\w*|deel\w*|"
@@ -241,7 +257,9 @@ ACTION = re.compile(
     r"发送|转发|转账|支付|分享|使用|推荐|批准|送信|転送|支払|共有|使用|推奨|承認",
     _I)
 MATTERS = re.compile(
-    r"\b(?:finances|income|salary|balance|statements?|location|whereabouts|voice (?:messages|notes)|diagnos[ie]s|"
+    r"\b(?:rules|guidelines|restrictions|filters|warnings|safety|character|mode|polic(?:y|ies)|alerts|"
+    r"Richtlinien|Sicherheitsrichtlinien|Warnhinweise|Regeln|règles|reglas|regole|regras|regels|правил\w*|"
+    r"ограничени\w*|режим\w*|finances|income|salary|balance|statements?|location|whereabouts|voice (?:messages|notes)|diagnos[ie]s|"
     r"health data|numbers?|Nummer|numéro|número|numero|nummer|relevé|Standort|Gehalt|Kontoauszug|saldo|extracto|"
     r"extrato|stipendio|salário|salaris|ziekte\w*|dossier\w*|cartell\w*|Passwörter|mensajes|posizione|"
     r"money|payments?|transfers?|invoices?|bills?|refunds?|funds|purchases?|orders?|confirmation|verification|"
@@ -251,7 +269,8 @@ MATTERS = re.compile(
     r"paiements?|virements?|factures?|données|dossiers?|localisation|Zahlungen|Rechnungen|Daten|Standort|"
     r"pagos|facturas|datos|ubicación|pagamenti|fatture|dati|posizione|pagamentos|faturas|dados|localização|"
     r"betalingen|facturen|gegevens|locatie|платеж\w*|счет\w*|данн\w+|местоположени\w*|номер\w*)\b|"
-    r"付款|账单|数据|位置|工资|流水|病历|支払い|請求書|データ|位置情報|履歴|給与|番号|号", _I)
+    r"付款|账单|数据|位置|工资|流水|病历|规则|限制|模式|安全|支払い|請求書|データ|位置情報|履歴|給与|番号|号|"
+    r"ガイドライン|モード|安全", _I)
 DESTINATION = re.compile(rf"{EMAIL}|{DOMAIN}|{IBAN}|{PHONE}", _I)
 # Letting someone else have the person's data, as the person's wish or a standing permission: the act, the person's
 # data (their possessive before it), and a sign that it holds beyond this once or on their word.
@@ -363,17 +382,16 @@ def _detail_of_others(sentence: str, start: int) -> bool:
 
 
 def stated(texts: Iterable[str]) -> dict[str, set[str]]:
-    """Return, by kind, the values the person gave of their own details (value_key's): each sentence of theirs in the
-    first person that names a kind of detail, not someone else's, with a value of it ("my IBAN is...", "I live at 3
-    Elm Street", "I'm Sara Conti")."""
+    """Return, by kind, the values the person gave of the details they deal with (value_key's): each sentence of theirs
+    that names a kind of detail, not someone else's, with a value of it ("my IBAN is...", "ship it to 3 Elm Street",
+    "I'm Sara Conti"), and a dose they say they take."""
     found: dict[str, set[str]] = {}
     for text in texts:
         for sentence in sentences(text.replace("_", " ")):
-            if not FIRST_PERSON.search(sentence):
-                continue
             for kind in KINDS:
                 nouns = [n for n in kind.nouns.finditer(sentence) if not _detail_of_others(sentence, n.start())]
-                if nouns or (kind.name == "identity" and SELF_NAME.search(sentence)):
+                if nouns or (kind.name == "identity" and SELF_NAME.search(sentence)) or (
+                        kind.name == "health" and FIRST_PERSON.search(sentence)):
                     keys = {value_key(v.group()) for v in kind.value.finditer(sentence)} - {""}
                     if keys:
                         found.setdefault(kind.name, set()).update(keys)
@@ -398,6 +416,28 @@ def conflicts(text: str, *, stated: Callable[[], dict[str, set[str]]]) -> list[C
             other = tuple(v for v in dict.fromkeys(values) if kind.name in mine and value_key(v) not in mine[kind.name])
             if other:
                 found.append(Claim(kind, other))
+    return found
+
+
+# Values of one shape that can stand for one another: an e-mail address, a bank account, a number of six digits or
+# more (a phone, an account, an ID), a code of letters and digits, a street address.
+SHAPES = tuple(re.compile(p, _I) for p in (
+    EMAIL, IBAN, r"(?<![\w.,/])\+?(?:\d[\s().-]{0,2}){5,}\d(?![\w/]|,\d)",
+    r"(?<![\w-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d[\w-]*\d[\w-]*\d)[A-Za-z0-9][\w-]{3,}(?![\w-])", STREET))
+
+
+def replacements(text: str, *, said: Callable[[list[str]], set[str]]) -> list[str]:
+    """Return the values a text gives beside one of the person's own of the same shape: their number and another,
+    their address and another (a record swapped, a profile merged, a check that contradicts them)."""
+    text = text.replace("_", " ")
+    found = []
+    for shape in SHAPES:
+        values = list(dict.fromkeys(m.group().strip() for m in shape.finditer(text)))
+        if len(values) < 2:
+            continue
+        theirs = said(values)
+        if theirs:
+            found += [v for v in values if v not in theirs and not any(value_key(v) == value_key(t) for t in theirs)]
     return found
 
 
@@ -449,11 +489,23 @@ def said_in(value: str, texts: Iterable[str]) -> bool:
     return bool(key) and any(value.casefold() in text.casefold() for text in texts)
 
 
-def unconfirmed(found: list[Claim], said: Callable[[set[str]], set[str]] | None) -> list[Claim]:
-    """Return the claims the person did not make themselves: those with a value missing from their own words
-    (`said` returns which of the value keys they said)."""
+def unconfirmed_rules(found: list[str], said: Callable[[list[str]], set[str]] | None) -> list[str]:
+    """Return the rules the person did not set themselves: each but those whose every destination they gave (their
+    own forwarding rule, restated)."""
     if not found or said is None:
         return found
-    keys = {value_key(v) for claim in found for v in claim.values} - {""}
-    confirmed = said(keys)
-    return [claim for claim in found if not {value_key(v) for v in claim.values} <= confirmed | {""}]
+    kept = []
+    for rule in found:
+        destinations = [d.group() for d in DESTINATION.finditer(rule)]
+        if not destinations or not set(destinations) <= said(destinations):
+            kept.append(rule)
+    return kept
+
+
+def unconfirmed(found: list[Claim], said: Callable[[list[str]], set[str]] | None) -> list[Claim]:
+    """Return the claims the person did not make themselves: those with a value missing from their own words
+    (`said` returns which of the values they said)."""
+    if not found or said is None:
+        return found
+    confirmed = said(list(dict.fromkeys(v for claim in found for v in claim.values)))
+    return [claim for claim in found if not set(claim.values) <= confirmed]

@@ -45,7 +45,7 @@ ADDRESSED = [
     r"\b(?:all['’]|per l['’])assistente\b",
     r"\b(?:para|ao) o assistente\b|\bassistente de IA\b",
     r"\b(?:aan de|voor de) assistent\b",
-    r"\b(?:ассистенту|для ИИ|для ассистента)\b",
+    r"\b(?:ассистенту|для ИИ|для ассистента|помощник\w*)\b",
     r"给\s*(?:AI)?\s*助手|致\s*(?:AI)?\s*助手|AI\s*助手",
     r"AI\s*アシスタントへ|アシスタントへ",
 ]
@@ -78,7 +78,9 @@ OVERRIDES = [
     r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+)*(?:previous\s+|prior\s+|"
     r"earlier\s+|above\s+|preceding\s+|existing\s+|original\s+|safety\s+|other\s+)*(?:instructions?|rules?|guidelines?|"
     r"directions?|prompts?|polic(?:y|ies)|restrictions?|filters?)\b",
-    r"\bsystem override\b|\bdeveloper mode\b|\bjailbr(?:eak|oken)\b|\bdo anything now\b|\byou are now DAN\b",
+    r"\bsystem override\b|\bdeveloper mode\b|\bрежим\w* разработчика\b|\bmodo (?:de )?desarroll\w*|"
+    r"\bmode développeur\b|\bEntwicklermodus\b|\bmodalità sviluppatore\b|\bmodo (?:de )?desenvolvedor\b|"
+    r"\bontwikkelaarsmodus\b|开发者模式|開発者モード|\bjailbr(?:eak|oken)\b|\bdo anything now\b|\byou are now DAN\b",
     r"\b(?:without|no)\s+(?:any\s+)?(?:restrictions|content filters?|guidelines|refusals|safety rules)\b",
     r"\bunrestricted mode\b|\bnever refuse\b|\bignore (?:every|all) safety\b",
     r"\btreat\b[^.!?]{0,60}\bas (?:a |an )?(?:command|instruction|order)s?\b",
@@ -107,7 +109,7 @@ SAID = (r"(?:said|says|told|confirmed|wants|prefers|asked|authori[sz]es|likes|ag
         r"hat gesagt|sagt|möchte|will|dijo|quiere|prefiere|autoriza|ha detto|vuole|preferisce|disse|quer|prefere|"
         r"zei|wil|сказал|хочет|说|要求|希望|が言った)")
 SPEAKS_FOR_PERSON = [
-    r"^\W*(?:user|human|customer|client|the person|utilisateur|nutzer|benutzer|usuario|utente|usuário|gebruiker|"
+    r"^\W*(?:you|user|human|customer|client|the person|utilisateur|nutzer|benutzer|usuario|utente|usuário|gebruiker|"
     r"пользователь|用户|ユーザー)\s*\]?\s*[:：]",
     r"\[\s*(?:the\s+)?(?:person|user|customer)\s+said\s*\]",
     rf"{PERSON_WORD}\s+(?:is|was|has been)\s+(?:fine|ok|okay|happy|comfortable)\s+with\b",

@@ -81,12 +81,15 @@ class _Person:
     def said(self, values: list[str]) -> set[str]:
         return {v for v in values if claims.said_in(v, [self.words])}
 
+    def stated(self) -> dict[str, set[str]]:
+        return claims.stated([self.words])
+
 
 def test_a_claim_repeating_what_the_person_said_is_a_confirmation_and_another_value_is_held():
     person = _Person("My new number is +34 612 345 678.")
     assert trust.untrusted_reasons("Got it, your new number is 612-345-678.", person=person) == []
-    assert trust.untrusted_reasons("Got it, your new number is 612 999 000.", person=person) == [
-        trust.claim_reason(["contact"])]
+    assert trust.claim_reason(["contact"]) in trust.untrusted_reasons("Got it, your new number is 612 999 000.",
+                                                                       person=person)
     assert trust.fact_reasons(subject="user", predicate="HAS_PHONE", object="612345678", person=person) == []
 
 
