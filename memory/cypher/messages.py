@@ -55,6 +55,12 @@ PERSON_NAMES = """
 MATCH (m:Message {user_id: $user_id}) WHERE m.role = 'user' AND m.speaker IS NOT NULL
 RETURN DISTINCT m.speaker AS name LIMIT 20
 """
+# The person's own latest turns said no later than $before (memory.trust reads the details they gave in them).
+PERSON_WORDS = """
+MATCH (m:Message) USING INDEX m:Message(user_id, created_at)
+WHERE m.user_id = $user_id AND m.created_at <= coalesce($before, datetime()) AND m.role = 'user'
+RETURN m.content AS content ORDER BY m.created_at DESC LIMIT $limit
+"""
 # Which of $values ({raw, digits, text}) the person's own turns said no later than $before hold: a number by its
 # digits, whatever separates them, anything else by its text, case-folded (memory.selectors.PersonWords).
 PERSON_SAID = """

@@ -45,9 +45,7 @@ class Command(BaseCommand):
         scenarios = _scenarios(Path(options["scenarios"]), options["only"])
         units = poisoning.units(scenarios)
         if options["fit"]:
-            weights = poisoning.fit(units)
-            figures = poisoning.unit_figures(units, defaultdict(lambda: weights))
-            self.stdout.write(json.dumps({"benchmark": "poisoning_fit", "weights": weights, "units": figures}))
+            self.stdout.write(json.dumps(_fitted(scenarios, units)))
             return
         with replay_served(name="bench_poisoning", keep=options["keep"]) as replay:
             results = {s["id"]: self._run(replay, s) for s in scenarios}
@@ -113,6 +111,21 @@ class Command(BaseCommand):
                         self.stdout.write(f"HELD {conversation['id']} {turn['dia_id']}: {'; '.join(reasons)}")
         return {"benchmark": "poisoning_locomo", "turns": turns, "held": len(held), "per_2000": round(
             len(held) * 2000 / max(turns, 1), 2), "reasons": dict(Counter(r for h in held for r in h["reasons"]))}
+
+
+def _fitted(scenarios: list[dict], units: list[poisoning.Unit]) -> dict:
+    """Return the weights fitted on every family's units, and the units' figures read with them (tuned) and with
+    each family's weights fitted without it (left out): poison let through and look-alike units held."""
+    weights = poisoning.fit(units)
+    families = sorted({s["family"] for s in scenarios})
+    left_out = poisoning.unit_figures(units, poisoning.rotation(units, families))
+    tuned = poisoning.unit_figures(units, defaultdict(lambda: weights))
+
+    def totals(figures: dict) -> dict:
+        return {key: sum(row[key] for row in figures.values()) for key in ("poison", "through", "benign", "held")}
+
+    return {"benchmark": "poisoning_fit", "weights": weights, "shipped": weights == trust.WEIGHTS,
+            "tuned": totals(tuned), "left_out": totals(left_out), "left_out_by_family": left_out}
 
 
 @contextmanager
