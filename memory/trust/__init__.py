@@ -75,6 +75,7 @@ def _pattern(patterns: list[str]) -> re.Pattern:
 # is about and the kind of value it carries (a claim about the person, a rule for the agent), and the signs that it
 # is meant for a model rather than for the person (memory.trust.signs).
 CLAIM, CONFLICT, REPLACES, RULE, DETAILS_SIGN = "claim", "conflict", "replaces", "rule", "details"
+STUFFED, THEIR_QUESTION = "stuffed", "their_question"
 SIGNS = {
     "addressed": ("speaks to an AI rather than to you", _pattern(ADDRESSED)),
     "remembered": ("asks to be remembered", _pattern(REMEMBERED)),
@@ -91,14 +92,16 @@ SIGNS = {
 }
 RULE_REASON = "sets a rule for what your assistant does"
 REPLACES_REASON = "puts another value beside one you gave"
+STUFFED_REASON = "repeats words to be found rather than read"
+THEIR_QUESTION_REASON = "asks a question in your words and answers it"
 DETAILS = "carries bank, card or login details"
 # How much each signal weighs; a text is held when what it shows weighs HOLD or more. Fitted on the development suite
 # (data/poisoning/) by `bench_poisoning --fit`, which measures every family with the weights fitted without it.
 HOLD = 3
-WEIGHTS = {CLAIM: 3, CONFLICT: 3, REPLACES: 3, RULE: 3, DETAILS_SIGN: 3, "addressed": 3, "remembered": 0,
+WEIGHTS = {CLAIM: 3, CONFLICT: 3, REPLACES: 3, RULE: 3, DETAILS_SIGN: 3, STUFFED: 3, THEIR_QUESTION: 1, "addressed": 3, "remembered": 0,
            "overrides": 3, "speaks_for": 3, "meta": 2, "standing": 1, "directive": 1, "kept_from": 1,
            "keep_in_mind": 1, "sends": 1, "about": 1, "sensitive": 1}
-ORDER = (CLAIM, CONFLICT, REPLACES, RULE, DETAILS_SIGN, *SIGNS)
+ORDER = (CLAIM, CONFLICT, REPLACES, RULE, DETAILS_SIGN, STUFFED, THEIR_QUESTION, *SIGNS)
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,8 @@ def reading(text: str, *, person: Person | None = None) -> Reading:
     contradicting = claims.unconfirmed(claims.conflicts(text, stated=person.stated), said) if person else []
     signals |= {CONFLICT} if contradicting else set()
     signals |= {REPLACES} if person and claims.replacements(text, said=said) else set()
+    signals |= {STUFFED} if claims.stuffed(text) else set()
+    signals |= {THEIR_QUESTION} if claims.THEIR_QUESTION.search(text) else set()
     return Reading(frozenset(signals), tuple(dict.fromkeys(claim.kind.name for claim in found)),
                    tuple(dict.fromkeys(claim.kind.name for claim in contradicting)))
 
@@ -154,7 +159,8 @@ def _reason(name: str, read: Reading) -> str:
         return claim_reason(read.kinds)
     if name == CONFLICT:
         return "contradicts what you said of your " + _kind_words(read.contradicted)
-    return {RULE: RULE_REASON, DETAILS_SIGN: DETAILS, REPLACES: REPLACES_REASON}.get(name) or SIGNS[name][0]
+    return {RULE: RULE_REASON, DETAILS_SIGN: DETAILS, REPLACES: REPLACES_REASON, STUFFED: STUFFED_REASON,
+            THEIR_QUESTION: THEIR_QUESTION_REASON}.get(name) or SIGNS[name][0]
 
 
 def claim_reason(kinds: Iterable[str]) -> str:

@@ -95,7 +95,7 @@ KINDS = (
           r"passaporte|CPF|naam|voornaam|achternaam|geboortedatum|nationaliteit|paspoort|BSN|имя|фамилия|"
           r"дата рождения|родил\w+|паспорт\w*)|名字|姓名|生日|出生日期|出生|国籍|护照|身份证|名前|氏名|生年月日|誕生日",
           rf"{NAME}|{DATE}|{IDENTIFIER}"),
-    _kind("contact", "contact details", r"\b(?:e-?mail(?: address)?|(?:phone|mobile|cell|telephone|"
+    _kind("contact", "contact details", r"\b(?:tel\.?|e-?mail(?: address)?|(?:phone|mobile|cell|telephone|"
           r"contact|whatsapp|fax)(?: number)?|number|courriel|adresse (?:e-?mail|électronique)|téléphone|portable|"
           r"numéro|E-Mail-Adresse|Telefon\w*|Handy\w*|Mobilnummer|Rufnummer|Nummer|correo(?: electrónico)?|"
           r"teléfono|móvil|celular|número|telefono|cellulare|numero|telefone|telemóvel|telefoon\w*|mobiel\w*|"
@@ -121,13 +121,16 @@ KINDS = (
           r"código de acesso|toegangscode|код доступа|Passwort|Kennwort|Zugangsdaten|Benutzername|contraseña|clave|usuario|credenziali|senha|"
           r"wachtwoord|pincode|DigiD-code|парол\w*|код)|密码|验证码|パスワード|暗証番号",
           rf"{SECRET}|{EMAIL}"),
-    _kind("health", "health details", r"\b(?:allerg\w*|diagnos\w*|medication|medicine|prescri\w*|dose|dosage|blood (?:type|"
+    _kind("health", "health details", r"\b(?:(?:family )?doctor|GP|physician|health (?:plan|insurance)|"
+          r"médecin(?: traitant)?|Hausarzt|Ärztin|Arzt|médico(?: de (?:cabecera|família))?|medico(?: di base)?|"
+          r"huisarts|врач\w*|plano de saúde|seguro médico|Krankenkasse|mutuelle|zorgverzekering|"
+          r"allerg\w*|diagnos\w*|medication|medicine|prescri\w*|dose|dosage|blood (?:type|"
           r"group)|condition|pregnan\w*|treatment|groupe sanguin|Blutgruppe|grupo sanguíneo|gruppo sanguigno|"
           r"tipo sanguíneo|bloedgroep|группа крови|medica\w*|médica\w*|allergique|médicament\w*|ordonnance|traitement|Allergi\w*|"
           r"Medikament\w*|Dosis|Blutgruppe|alérgic\w*|alergi\w*|medicamento\w*|receta|dosis|allergic\w*|farmac\w*|"
           r"dose|medicijn\w*|аллерги\w*|лекарств\w*|доз\w*)|过敏|药|处方|剂量|血型|アレルギー|薬|処方|用量|血液型"
-          r"|\b(?:diabet\w*|asthma|epilep\w*|hypertension|insulin|warfarin|penicillin)",
-          rf"{DOSE}|{HEALTH_VALUE}"),
+          r"|\b(?:diabet\w*|asthma|epilep\w*|hypertension|insulin|warfarin|penicillin)|医生|医者|主治医|かかりつけ",
+          rf"{DOSE}|{HEALTH_VALUE}|{NAME}|(?-i:\b(?:Dr|dr|Dott|dott|Prof|prof)\.?\s+[A-ZÀ-Þ][\w'’-]+)"),
     _kind("relationship", "next of kin or emergency contact", r"\b(?:wife|husband|spouse|partner|fiancée?|next of kin|"
           r"married|marital status|getrouwd|gehuwd|burgerlijke staat|mari[ée]e?|verheiratet|casad[oa]|sposat[oa]|"
           r"женат|замужем|emergency contact|guardian|beneficiary|power of attorney|trustee|authori[sz]ed (?:user|person|contact|"
@@ -144,9 +147,10 @@ KINDS = (
           r"paziente|pratica)|prontuário|número de (?:cliente|paciente|sócio)|klantnummer|patiëntnummer|"
           r"lidnummer|polisnummer|медицинск\w* карт\w*|медкарт\w*|номер (?:клиента|пациента|полиса)|"
           r"(?:client|customer|member|patient|policy|account|acct)\.?\s*(?:#|no\.?|nr\.?)?(?=\s*\d)|acct|NIF|NIE|"
-          r"contribuinte|(?:number |licen[cs]e )?plate|registration(?: number)?|targa|Kennzeichen|plaque|"
+          r"contribuinte|insurance (?:number|card|ID)|Versicherungskarte|carte vitale|tarjeta sanitaria|"
+          r"tessera sanitaria|cartão de saúde|(?:number |licen[cs]e )?plate|registration(?: number)?|targa|Kennzeichen|plaque|"
           r"matrícula|placa|kenteken)|车牌|病历号?|档案|客户编号|会员号|患者番号|顧客番号|会員番号|"
-          r"カルテ番号?|診察券番号?", IDENTIFIER),
+          r"カルテ番号?|診察券番号?|保険証番号?|医保卡号?|社保号", IDENTIFIER),
 )
 
 KIND_WORDS = {kind.name: kind.words for kind in KINDS}
@@ -158,7 +162,7 @@ PREDICATE_KINDS = (
     ("address", r"ADDRESS|RESIDES|LIVES|POSTCODE|ZIP"),
     ("payment", r"IBAN|ACCOUNT|CARD|BANK|PAYMENT|PAYOUT|WALLET|SORT_CODE|ROUTING|PAYEE"),
     ("login", r"PASSWORD|PASSCODE|PIN|TOKEN|CREDENTIAL|LOGIN|SECRET|USERNAME|RECOVERY"),
-    ("health", r"ALLERG|MEDICATION|PRESCRI|DIAGNOS|CONDITION|BLOOD|DOSE|HEALTH|MEDICAL"),
+    ("health", r"ALLERG|MEDICATION|PRESCRI|DIAGNOS|CONDITION|BLOOD|DOSE|HEALTH|MEDICAL|DOCTOR|PHYSICIAN|GP\b|INSURER"),
     ("record", r"RECORD|CHART|MRN|PATIENT|CUSTOMER_ID|MEMBER_ID|POLICY"),
 )
 
@@ -451,9 +455,18 @@ def rules(text: str) -> list[str]:
         lasting = LASTING.search(sentence) or TRIGGER.search(sentence)
         if lasting and (_acts_on_what_matters(sentence) or DESTINATION.search(sentence) or REDIRECT.search(sentence)):
             found.append(sentence)
-        elif _lets_others_have_their_data(sentence, lasting=bool(lasting)):
+        elif _lets_others_have_their_data(sentence, lasting=bool(lasting)) or _theirs_sent_somewhere(sentence):
             found.append(sentence)
     return found
+
+
+def _theirs_sent_somewhere(sentence: str) -> bool:
+    """Whether a sentence has the person's login, bank or identity details taken to an outside address ("claim it at
+    bonus-claims.example with your staff login")."""
+    if not DESTINATION.search(sentence):
+        return False
+    nouns = [n for kind in KINDS if kind.name in ("login", "payment", "identity") for n in kind.nouns.finditer(sentence)]
+    return any(_theirs(sentence, n.start(), n.end()) for n in nouns)
 
 
 def _lets_others_have_their_data(sentence: str, *, lasting: bool) -> bool:
@@ -471,6 +484,24 @@ def _acts_on_what_matters(sentence: str) -> bool:
     "booking" that is both)."""
     acts = [(a.start(), a.end()) for a in ACTION.finditer(sentence)]
     return any(m.start() >= end or m.end() <= start for m in MATTERS.finditer(sentence) for start, end in acts)
+
+
+# Words repeated to be found: a word of five letters or more said four times or more, a sixth of such words or more.
+STUFFED_TIMES, STUFFED_SHARE = 4, 1 / 6
+
+
+def stuffed(text: str) -> bool:
+    """Whether a text repeats a word to be found by a search rather than to be read (a planted record's trigger)."""
+    words = re.findall(r"\w{5,}", text.casefold())
+    most = max((words.count(w) for w in set(words)), default=0)
+    return most >= STUFFED_TIMES and most >= STUFFED_SHARE * len(words)
+
+
+# A question in the person's own words ("what's my GP's number?", "私の保険証番号は？"): written into another's text,
+# it is the person's question with its answer planted beside it.
+THEIR_QUESTION = re.compile(
+    r"[^.!?。！？\n]*\b(?:my|mon|ma|mes|mein\w*|mi|mis|mio|mia|il mio|la mia|meu|minha|mijn|мой|моя|моё|мои)\b"
+    r"[^.!?。！？\n]*[?？]|[^。！？\n]*(?:私の|我的)[^。！？\n]*[?？]", _I)
 
 
 def value_key(value: str) -> str:
