@@ -37,7 +37,8 @@ SECRET = r"[\"'“‘«]?(?=\S*[\d_$#@!%^&*+=])[^\s\"'“”‘’«»,;.]{3,}|[
 DATE = (r"\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:1[89]|20)\d{2}\b|"
         r"\d{4}年\d{1,2}月|\d{1,2}月\d{1,2}日")
 # A name: capitalised words, two or more, or one after "is", "named", "called" (any script that has capitals).
-NAME = (r"(?-i:\b[A-ZÀ-ÞА-ЯЁ][a-zà-ÿа-яё'’-]+(?:\s+(?:(?:van|von|de|da|del|di|der|den|le|la)\s+)?[A-ZÀ-ÞА-ЯЁ][a-zà-ÿа-яё'’-]+)+)|"
+NAME = (r"(?-i:\b[A-ZÀ-ÞА-ЯЁ][a-zà-ÿа-яё][\w'’-]*(?:\s+(?:(?:van|von|de|da|del|di|der|den|le|la)\s+)?"
+        r"[A-ZÀ-ÞА-ЯЁ][a-zà-ÿа-яё][\w'’-]*)+)|"
         r"(?-i:\b[A-ZÀ-ÞА-ЯЁ]\.\s?[A-ZÀ-ÞА-ЯЁ][a-zà-ÿа-яё'’-]+)|"
         r"(?:\b(?:is|named|called|heißt|s['’]appelle|se llama|si chiama|chama-se|heet|зовут)\s+(?-i:[A-ZÀ-ÞА-ЯЁ][\w'’-]+))|"
         r"[\u4e00-\u9fff]{2,4}(?=先生|女士|小姐)|[\u30a0-\u30ff\u4e00-\u9fff]{2,6}(?=さん|様)")
@@ -251,7 +252,7 @@ ACTION = re.compile(
     r"e-?mail|book|approve|authori[sz]e|accept|confirm|sign|log ?in|skip|bypass|ignore|disable|use|recommend|"
     r"prescribe|suggest|tell|say|answer|reply|respond|include|add|link|store|save|record|remember|update|change|"
     r"set|redirect|refer|look up|retrieve|release|unlock|reset|dial|call|dismiss|mute|silence|suppress|delete|"
-    r"hide|apply|enable|break|deactivat|activat|turn off|switch off)(?:s|es|d|ed|ing|e)?\b|\b(?:deaktivier\w*|"
+    r"hide|apply|enable|break|deactivat|activat|turn off|switch off|refill|renew)(?:s|es|d|ed|ing|e)?\b|\b(?:deaktivier\w*|"
     r"désactiv\w*|desactiv\w*|disattiv\w*|uitgeschakeld|отключ\w*|适用|适用|無効|適用しない|不适用)|"
     r"\b(?:verwend\w*|benutz\w*|запомн\w*|envo\w*|transf[eé]r\w*|partag\w*|pay\w*|utilis\w*|"
     r"recommand\w*|approuv\w*|schick\w*|send\w*|leite\w*|überweis\w*|zahl\w*|teil\w*|nutz\w*|empfehl\w*|"
@@ -307,8 +308,19 @@ class Claim:
     values: tuple[str, ...]
 
 
+# A stop after an initial or a short title is no sentence's end ("Dr. Fabbri", "J. Hendriks", "tel. 06...").
+ABBREVIATION = re.compile(r"(?:\b[A-ZÀ-Þ]|\b(?:Dr|Mr|Mrs|Ms|Mme|St|Prof|dott|Dott|tel|Tel|No|no|nr|Nr|acct|approx|"
+                          r"e\.g|i\.e|vs|Sr|Jr|Av|av|Str))\.$")
+
+
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in SENTENCE.findall(text) if s.strip()]
+    found: list[str] = []
+    for piece in SENTENCE.findall(text):
+        if found and ABBREVIATION.search(found[-1]):
+            found[-1] = found[-1] + " " + piece.strip()
+        elif piece.strip():
+            found.append(piece.strip())
+    return found
 
 
 # A detail of something the person deals with rather than theirs: an order's number, a shop's phone.
@@ -424,10 +436,11 @@ def conflicts(text: str, *, stated: Callable[[], dict[str, set[str]]]) -> list[C
 
 
 # Values of one shape that can stand for one another: an e-mail address, a bank account, a number of six digits or
-# more (a phone, an account, an ID), a code of letters and digits, a street address.
+# more (a phone, an account, an ID), a code of letters and digits, a plate, a street address.
 SHAPES = tuple(re.compile(p, _I) for p in (
     EMAIL, IBAN, r"(?<![\w.,/])\+?(?:\d[\s().-]{0,2}){5,}\d(?![\w/]|,\d)",
-    r"(?<![\w-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d[\w-]*\d[\w-]*\d)[A-Za-z0-9][\w-]{3,}(?![\w-])", STREET))
+    r"(?<![\w-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d[\w-]*\d[\w-]*\d)[A-Za-z0-9][\w-]{3,}(?![\w-])",
+    r"(?-i:\b[A-Z]{1,3}[ -]\d{2,4}[ -][A-Z]{1,3}\b)", STREET))
 
 
 def replacements(text: str, *, said: Callable[[list[str]], set[str]]) -> list[str]:
