@@ -6,7 +6,7 @@ from django.test import Client
 
 from memory import ingest, services
 from memory.models import Grant, HeldMemory
-from memory.trust import DETAILS
+from memory.trust import claim_reason
 from portal.models import AuditEvent
 from tests.support.api import append, say
 
@@ -39,7 +39,7 @@ def test_a_planted_account_waits_for_the_person_and_approve_undo_and_reject_hold
     assert outcome == "held" and _facts(api, subject.user_id) == set()
     assert IBAN not in _context(api, subject.user_id, "What is my IBAN?")
     held = HeldMemory.objects.get(subject=subject)
-    assert held.status == "held" and DETAILS in held.reasons and held.source == "agent"
+    assert held.status == "held" and claim_reason(["payment"]) in held.reasons and held.source == "agent"
     assert "1 memory an agent wants to add waits for you." in page.get("/me/").content.decode()
     listed = page.get("/me/held/").content.decode()
     assert IBAN in listed and "what the agent noted on its own" in listed and "HAS_IBAN" not in listed
