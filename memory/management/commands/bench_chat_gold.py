@@ -29,6 +29,8 @@ class Command(BaseCommand):
         parser.add_argument("--fresh-entities", action="store_true",
                             help="score the held-out entity sample of conversations 42-50 alone "
                                  "(data/chat_gold/locomo_entities_fresh2.json; needs --locomo), entities only")
+        parser.add_argument("--memorybank", action="store_true",
+                            help="score the held-out MemoryBank turns alone (data/chat_gold/memorybank.json, issue 40)")
         parser.add_argument("--first-speaker", choices=["user", "assistant"], default="user",
                             help="the role of each LoCoMo conversation's first speaker (default user)")
         parser.add_argument("--speaker-labels", action="store_true",
@@ -38,16 +40,17 @@ class Command(BaseCommand):
                             help="earlier turns given to the extractor (default 3, as the extraction worker reads)")
         parser.add_argument("--false-positives", type=int, default=15, help="how many of each kind to list")
 
-    def handle(self, *args, gold, locomo, context, false_positives, heldout, entities, fresh_entities, first_speaker,
-               speaker_labels, no_dates, **options):
+    def handle(self, *args, gold, locomo, context, false_positives, heldout, entities, fresh_entities, memorybank,
+               first_speaker, speaker_labels, no_dates, **options):
         if context < 0:
             raise CommandError("--context: must be 0 or more")
         try:
             turns = gold_load(directory=Path(gold), locomo=Path(locomo) if locomo else None, heldout=heldout,
-                              entities=entities, fresh=fresh_entities, first_speaker=first_speaker)
+                              entities=entities, fresh=fresh_entities, memorybank=memorybank,
+                              first_speaker=first_speaker)
         except GoldError as error:
             raise CommandError(str(error)) from error
-        if not locomo:
+        if not locomo and not memorybank:
             self.stderr.write("LoCoMo turns skipped: pass --locomo DIR to score them too.")
         extractor = get_extractor()
         by_id = {turn.id: turn for turn in turns}
@@ -69,24 +72,26 @@ class Command(BaseCommand):
 
         for name, section in [("overall", report["overall"]), *report["by_source"].items()]:
             self.stdout.write(f"{name} ({section['turns']} turns)")
-            kinds = ("entities_typed", "entities") if entities_only else ("entities_typed", "entities", "facts",
-                                                                          "preferences")
-            for key in kinds:
+            kinds = ("entities_typed", "entities", "entities_typed_names")
+            for key in kinds if entities_only else (*kinds, "facts", "preferences"):
                 n = section[key]
-                self.stdout.write(f"  {key:>15}: P {n['precision']:.3f}  R {n['recall']:.3f}  F1 {n['f1']:.3f}  "
+                self.stdout.write(f"  {key:>20}: P {n['precision']:.3f}  R {n['recall']:.3f}  F1 {n['f1']:.3f}  "
                                   f"({n['matched']} of {n['predicted']} predicted, {n['gold']} gold)")
+            self.stdout.write(f"  {'untyped share':>20}: {section['entities_untyped_share']:.3f}")
+            if not entities_only and section["preferences_self_contained"] is not None:
+                self.stdout.write(f"  {'preferences alone':>20}: {section['preferences_self_contained']:.3f}")
         for kind, items in report["false_positives"].items():
             self.stdout.write(f"false {kind}: " + "; ".join(f"{name} x{n} (e.g. {turn})" for name, n, turn in items))
         self.stdout.write(json.dumps({"benchmark": "chat_gold", "extractor": extractor.name, "context_turns": context,
                                       "locomo": bool(locomo), "heldout": heldout, "entities_sample": entities,
-                                      "fresh_entities_sample": fresh_entities,
+                                      "fresh_entities_sample": fresh_entities, "memorybank": memorybank,
                                       "first_speaker": first_speaker,
                                       "speaker_labels": speaker_labels, "dates": not no_dates, **report, "seconds": round(seconds, 3)}))
 
 
 def _entities_only(report: dict) -> dict:
     """Return a report of a sample labelled for entities alone: its entity figures and false entities only."""
-    kept = ("turns", "entities_typed", "entities")
+    kept = ("turns", "entities_typed", "entities", "entities_typed_names", "entities_untyped_share")
     return {"overall": {k: report["overall"][k] for k in kept},
             "by_source": {name: {k: section[k] for k in kept} for name, section in report["by_source"].items()},
             "false_positives": {"entities": report["false_positives"]["entities"]}}
