@@ -4,13 +4,14 @@ import re
 from datetime import date
 
 from memory.extraction.dates import stated_date
-from memory.extraction.offline.names import CUE_CONFIDENCE, NameReader
+from memory.extraction.offline.names import CUE_CONFIDENCE, NO_CUE, NameReader, person_by_name
 from memory.extraction.offline.preferences import stated_preferences
 from memory.extraction.offline.references import Entity, ReferenceReader, Slot
 from memory.extraction.offline.relations import ATTRIBUTE_CONFIDENCE, UNASSERTED, RelationReader
 from memory.extraction.offline.reports import REPORT_CONFIDENCE, ReportReader
 from memory.extraction.offline.tokens import TOKEN, Token, clauses, sentences
-from memory.extraction.results import ExtractedEntity, ExtractedFact, ExtractedMention, ExtractedRelation, Extraction
+from memory.extraction.results import (UNTYPED, ExtractedEntity, ExtractedFact, ExtractedMention, ExtractedRelation,
+                                       Extraction)
 from memory.extraction.rules import predicate_cardinality
 
 # A turn where someone speaks of themself or to the listener ("my car", "a road trip we took", "your phone"): its
@@ -106,7 +107,7 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
                 continue
             if mentions or entity.name in involved:
                 entities.append(ExtractedEntity(
-                    name=entity.name, type=entity.type, aliases=[a for a in entity.aliases if a != entity.name],
+                    name=entity.name, type=_known_type(entity, related=entity.name in involved), aliases=[a for a in entity.aliases if a != entity.name],
                     mentions=mentions, confidence=CUE_CONFIDENCE[entity.cue],
                 ))
         return Extraction(
@@ -149,6 +150,14 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
 
     def _date_near(self, position: int) -> date | None:
         return stated_date(self._sentence_text(position), reference_date=self.reference_date)
+
+
+def _known_type(entity: Entity, *, related: bool) -> str:
+    """Return an entity's type, or UNTYPED for a name that was someone's only because nothing typed it otherwise
+    (no cue in its words or sentence, no published list, no first name, no relation read with it as someone)."""
+    if entity.cue == NO_CUE and entity.type == "PERSON" and not related and not person_by_name(entity.name):
+        return UNTYPED
+    return entity.type
 
 
 def _fact(subject: str, predicate: str, obj: str, confidence: float, when: date | None) -> ExtractedFact:
