@@ -22,6 +22,9 @@ INDEFINITE = re.compile(r"\b(?:a|an)\s+\Z", re.IGNORECASE)
 # Facts are stored in one direction per meaning: "Y owns X" is the fact that X is owned by Y.
 FACT_FORMS = {"OWNS": "OWNED_BY"}
 SYMMETRIC = {"KNOWS", "PARTNER_WITH"}
+# Taking part in, belonging to or working for a thing needs to say which: "joined a team", "went to a museum" says
+# too little to remember as a fact ("joined an LGBTQ activist group", "plays clarinet" say enough).
+GROUP_PREDICATES = {"MEMBER_OF", "PARTICIPATED_IN", "VOLUNTEERS_AT", "EMPLOYED_BY", "VISITED"}
 
 
 class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
@@ -79,7 +82,8 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
             if not {id(source), id(target)} & self.unnamed:
                 relations.append(ExtractedRelation(source.name, relation, target.name, confidence, when,
                                                    self._sentence_text(position)))
-            facts.append(_fact(source.name, relation, target.name, confidence, when))
+            if id(source) not in self.unnamed:
+                facts.append(_fact(source.name, relation, target.name, confidence, when))
         joined = {value.lower() for predicate, value, _ in self.speaker_attributes if predicate == "MEMBER_OF"}
         for relation, target, confidence, position in self.speaker_facts:
             if relation == "PARTICIPATED_IN" and target.name.lower() in joined:
@@ -92,6 +96,8 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
                 seen.add(("user", predicate, value))
                 facts.append(_fact("user", predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
         for subject, predicate, value, position in self.attributes:
+            if id(subject) in self.unnamed:
+                continue  # "an elderly veteran named Samuel": Samuel is the entity, "veteran" no subject of a fact
             if position >= offset and (subject.name, predicate, value) not in seen:
                 seen.add((subject.name, predicate, value))
                 facts.append(_fact(subject.name, predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
@@ -110,8 +116,9 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
                     name=entity.name, type=_known_type(entity, related=entity.name in involved), aliases=[a for a in entity.aliases if a != entity.name],
                     mentions=mentions, confidence=CUE_CONFIDENCE[entity.cue],
                 ))
+        facts += self._reported_facts(facts, offset)
         return Extraction(
-            entities=entities, relations=relations, facts=facts + self._reported_facts(facts, offset),
+            entities=entities, relations=relations, facts=[f for f in facts if not _says_too_little(f)],
             preferences=stated_preferences(self.text[offset:], before=self._turn_text(offset - 3) if offset else "")
             if by_person else [], extractor=extractor,
         )
@@ -158,6 +165,13 @@ def _known_type(entity: Entity, *, related: bool) -> str:
     if entity.cue == NO_CUE and entity.type == "PERSON" and not related and not person_by_name(entity.name):
         return UNTYPED
     return entity.type
+
+
+def _says_too_little(fact: ExtractedFact) -> bool:
+    """Return whether a fact's object is one common noun that says no more than its predicate ("user MEMBER_OF team"),
+    or it names something unnamed ("an elderly veteran named Samuel": Samuel is the entity, "veteran" no subject)."""
+    vague = fact.predicate in GROUP_PREDICATES and fact.object.islower() and len(fact.object.split()) == 1
+    return vague or (fact.predicate == "HAS_NAME" and fact.subject != "user" and fact.subject.islower())
 
 
 def _fact(subject: str, predicate: str, obj: str, confidence: float, when: date | None) -> ExtractedFact:

@@ -223,7 +223,9 @@ class NameReader:
         if extension := _place_or_thing_after(sentence[index + len(run):]):
             kind, last = extension
             full = self.text[start:last.end]
-            return Name(start, last.end, full, full, kind, STRONG_CUE, [name])
+            # "LGBTQ" only says which support group, parade or conference it was, no other name of it; "the PixelHarbor
+            # app" and "the Rotterdam office" keep their name as their short form
+            return Name(start, last.end, full, full, kind, STRONG_CUE, [] if kind == "EVENT" else [name])
         if screening_of([t.lower for t in sentence[max(0, index - 2):index]]):
             return Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # "no showings of Belfast today"
         if KNOWN_PLACE.fits(words) or (_place_follows(sentence, index + len(run)) and not _after_interjections(sentence, index)):
