@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
+from memory.extraction.rules import INTERNAL_REFERENCE
 from memory.extraction.results import UNTYPED, ExtractedEntity, ExtractedFact, ExtractedPreference, Extraction
 
 TASKMASTER_FILE = "taskmaster.json"
@@ -33,9 +34,10 @@ ENTITIES_FILES = {"entities": "locomo_entities.json", "entities_fresh": "locomo_
 FRESH_ENTITIES_FILE = "locomo_entities_fresh2.json"
 # Five people's chats with an AI companion (issue 40), text included: held out, scored once at the end of a round.
 MEMORYBANK_FILE = "memorybank.json"
-# Words that make a preference's topic lean on its turn ("this nearby trail", "their work"): it does not read alone.
-REFERRING_WORDS = frozenset({"this", "that", "these", "those", "it", "its", "them", "they", "their", "he", "she", "him",
-                             "her", "his", "here", "there", "such"})
+# Words that make a preference's topic lean on its turn, so that it does not read alone: anywhere ("this nearby trail",
+# "the freedom and connection it brings", "being there"), or opening it ("their work", "that game"); "veterans and their
+# rights" reads alone.
+REFERRING = re.compile(r"\b(?:this|these|those|it|them|they|he|she|him|here|there)\b|^(?:that|their|its|his|her)\b")
 # A topic this short ("it", "tea") must match whole, never inside another topic.
 MIN_CONTAINED = 4
 PERSON = "user"
@@ -238,7 +240,7 @@ def _preference_matches(preference: ExtractedPreference, expected: dict) -> bool
 
 def preference_refers(preference: ExtractedPreference) -> bool:
     """Return whether a preference's topic leans on its turn ("this nearby trail"), so it does not read alone."""
-    return bool(REFERRING_WORDS & set(re.findall(r"[a-z]+", preference.topic.casefold())))
+    return REFERRING.search(INTERNAL_REFERENCE.sub("and", preference.topic.casefold())) is not None
 
 
 def _one_to_one(predicted: Sequence, gold: Sequence[dict], matches) -> list[tuple[int, int]]:
