@@ -53,8 +53,9 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
             phrases = self._noun_phrases(sentence, found_names)
             for found in sorted(found_names + phrases, key=lambda n: n.start):
                 entity = self._register(*found)
-                if found in phrases and (PERSONAL.search(self._turn_text(found.start)) or (
-                        found.type == "EVENT" and INDEFINITE.search(self.text, 0, found.start))):
+                # "a LGBTQ support group", "a Harry Potter party": some event of a kind, named or not
+                if (found in phrases and PERSONAL.search(self._turn_text(found.start))) or (
+                        found.type == "EVENT" and INDEFINITE.search(self.text, 0, found.start)):
                     self.unnamed.add(id(entity))
         self._resolve_initialisms()
         for sentence in self.sentences:
