@@ -99,7 +99,7 @@ DETAILS = "carries bank, card or login details"
 # (data/poisoning/) by `bench_poisoning --fit`, which measures every family with the weights fitted without it.
 HOLD = 3
 WEIGHTS = {CLAIM: 3, CONFLICT: 3, REPLACES: 3, RULE: 3, DETAILS_SIGN: 3, STUFFED: 3, THEIR_QUESTION: 1, "addressed": 3, "remembered": 0,
-           "overrides": 3, "speaks_for": 3, "meta": 2, "standing": 1, "directive": 1, "kept_from": 1,
+           "overrides": 3, "speaks_for": 3, "meta": 1, "standing": 1, "directive": 1, "kept_from": 1,
            "keep_in_mind": 1, "sends": 1, "about": 1, "sensitive": 1}
 ORDER = (CLAIM, CONFLICT, REPLACES, RULE, DETAILS_SIGN, STUFFED, THEIR_QUESTION, *SIGNS)
 
