@@ -81,7 +81,7 @@ HELD_DECIDED = {"approved": "Added to your memory: agents are given it from now 
                 "rejected": "Not added: no agent is given it.",
                 "held": "Undone: it waits for you again, and nothing of it is in your memory."}
 ENTITY_TYPE_LABELS = {"PERSON": "person", "ORGANIZATION": "organisation", "LOCATION": "place", "EVENT": "event",
-                      "OBJECT": "thing"}
+                      "OBJECT": "thing", "UNTYPED": "not sure what kind"}
 STATUS_LABELS = {"current": "current", "superseded": "replaced by a newer one", "retracted": "withdrawn",
                  "proposed": "waiting for a decision", "applied": "applied", "rejected": "rejected",
                  "undone": "undone", "pending": "waiting", "confirmed": "confirmed", "auto": "automatic",
@@ -102,6 +102,7 @@ FIELD_LABELS = {
     "description": "Description", "session_id": "Conversation", "task": "Task", "outcome": "Outcome",
     "success": "Succeeded", "started_at": "Started", "completed_at": "Completed",
     "tool_name": "Tool", "source_url": "Read from", "held_reasons": "Kept out of what agents recall, because",
+    "withheld": "No longer given to agents, because",
     "source": "Whose words",
 }
 
