@@ -47,9 +47,11 @@ def disk_erase() -> dict:
                        "redis": _timed(_redis_rewrite)}
     after = disk.scan(needles=every)
     for tombstone in waiting:
-        tombstone.byte_checks = [*tombstone.byte_checks, _byte_check("before the disk step", before, needles[tombstone.pk]),
-                                 _byte_check("the disk step", after, needles[tombstone.pk])]
-        tombstone.disk_erased_at = timezone.now()
+        check = _byte_check("the disk step", after, needles[tombstone.pk])
+        tombstone.byte_checks = [*tombstone.byte_checks,
+                                 _byte_check("before the disk step", before, needles[tombstone.pk]), check]
+        if not disk.hits_total(check["places"]):  # else the next disk step takes it again
+            tombstone.disk_erased_at = timezone.now()
         tombstone.save(update_fields=["byte_checks", "disk_erased_at"])
         receipts.receipt_issue(tombstone=tombstone)
     report["hits_before"] = disk.hits_total(disk.scan_summary(before, every))

@@ -3,8 +3,9 @@ place on disk byte by byte), when, and the result, signed by the portal so that 
 
 The signature is Ed25519 over the receipt's canonical JSON (keys sorted, no spaces, UTF-8), with a key derived from
 SECRET_KEY (portal.keys): nothing to store, and the public key, published on the verification page, is all a
-verifier needs. A receipt holds no content and no id: the person is the SHA-256 of their id, as on the tombstone. `receipt_issue`
-signs one whenever an erasure finishes or is checked again, and keeps it on the tombstone and in the audit trail.
+verifier needs. A receipt holds no content and no id: the person is the SHA-256 of their id, as on the tombstone.
+`receipt_issue` signs one whenever an erasure finishes or is checked again, and keeps it on the tombstone and in the
+audit trail.
 """
 
 import base64
@@ -66,10 +67,10 @@ def receipt_build(*, tombstone: ErasureTombstone, issued_at: datetime, disk_step
     checks = tombstone.byte_checks
     if tombstone.residue_total:
         result = "residue found in the stores: the erasure did not finish"
+    elif checks and disk.hits_total(checks[-1]["places"]):
+        result = "erased from every store; bytes still found on disk: the next disk step takes them again"
     elif not tombstone.disk_erased_at:
         result = "erased from every store; the disk step has not run yet"
-    elif sum(disk.hits_total(check["places"]) for check in checks[-1:]):
-        result = "erased from every store; bytes still found on disk"
     else:
         result = "erased from every store and from every place on disk that was checked"
     return json.loads(canonical({
@@ -80,7 +81,8 @@ def receipt_build(*, tombstone: ErasureTombstone, issued_at: datetime, disk_step
         "deleted": {"by_kind": {KIND_NAMES.get(label, label): n for label, n in sorted(tombstone.kinds.items())},
                     "by_store": tombstone.deleted},
         "checked": {"stores": tombstone.residue, "kept": tombstone.kept, "disk": checks},
-        "disk_step": {"ran_at": tombstone.disk_erased_at, "due_by": None if tombstone.disk_erased_at else disk_step_due},
+        "disk_step": {"ran_at": tombstone.disk_erased_at,
+                      "due_by": None if tombstone.disk_erased_at else disk_step_due},
         "result": result, "issued_at": issued_at,
     }))
 
@@ -93,7 +95,7 @@ def disk_step_due(*, at: datetime | None = None) -> datetime:
 
 
 def receipt_issue(*, tombstone: ErasureTombstone) -> dict:
-    """Sign the erasure's receipt as it stands; keep it on the tombstone and in the audit trail (it holds no content)."""
+    """Sign the erasure's receipt as it stands; keep it on the tombstone and in the audit trail (no content in it)."""
     document = receipt_sign(receipt_build(tombstone=tombstone, issued_at=timezone.now(), disk_step_due=disk_step_due()))
     tombstone.receipt = document
     tombstone.save(update_fields=["receipt"])
