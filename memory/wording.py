@@ -5,6 +5,7 @@ not know, and the labels of consent categories, entity types, statuses, roles an
 mail and export that a person reads takes its words from here, never from the graph's names.
 """
 
+import re
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -73,16 +74,20 @@ UNTRUSTED_WRITES_SAID = {
     "drop": "Nothing {agent} or its tools say about you is added to your memory; your own words still are.",
 }
 # Whose words an item of memory is (memory.trust's sources), as the person reads it.
-SOURCE_WORDS = {"person": "yours", "correction": "a correction", "import": "imported from another memory system",
-                "agent": "what the agent noted on its own", "assistant": "the assistant's own words",
-                "tool": "a tool's output", "system": "a system message"}
+SOURCE_WORDS = {"person": "your own words", "correction": "a correction", "import": "another memory system",
+                "agent": "the agent’s own note", "assistant": "the assistant’s words", "tool": "a tool’s output",
+                "system": "a system message"}
 # What a person is told after deciding on held memory, by the state it is in now.
 HELD_DECIDED = {"approved": "Added to your memory: agents are given it from now on.",
                 "rejected": "Not added: no agent is given it.",
                 "held": "Undone: it waits for you again, and nothing of it is in your memory."}
+# What an agent may do (memory.models.SCOPES), as staff read it on the agent's page.
+SCOPE_LABELS = {"context:read": "read memory", "messages:write": "remember conversations",
+                "traces:write": "record how it worked", "knowledge:read": "search knowledge",
+                "memory:correct": "propose corrections", "memory:forget": "forget items"}
 ENTITY_TYPE_LABELS = {"PERSON": "person", "ORGANIZATION": "organisation", "LOCATION": "place", "EVENT": "event",
                       "OBJECT": "thing"}
-STATUS_LABELS = {"current": "current", "superseded": "replaced by a newer one", "retracted": "withdrawn",
+STATUS_LABELS = {"current": "current", "superseded": "replaced by a newer one", "retracted": "corrected",
                  "proposed": "waiting for a decision", "applied": "applied", "rejected": "rejected",
                  "undone": "undone", "pending": "waiting", "confirmed": "confirmed", "auto": "automatic",
                  "done": "done", "failed": "failed", "duplicate": "a repeat", "held": "waiting for you",
@@ -101,8 +106,8 @@ FIELD_LABELS = {
     "preference": "Preference", "context": "Context", "name": "Name", "type": "Type", "aliases": "Also called",
     "description": "Description", "session_id": "Conversation", "task": "Task", "outcome": "Outcome",
     "success": "Succeeded", "started_at": "Started", "completed_at": "Completed",
-    "tool_name": "Tool", "source_url": "Read from", "held_reasons": "Kept out of what agents recall, because",
-    "source": "Whose words",
+    "tool_name": "Tool", "source_url": "Read from", "held_reasons": "Left out of what agents are given, because it",
+    "source": "Where it came from",
 }
 
 
@@ -244,3 +249,43 @@ def provenance(corrected_by: str, *, agent_names: dict[str, str], person: str = 
         return text
 
     return ", accepted by ".join(part(text) for text in corrected_by.split(", accepted by ")) if corrected_by else ""
+
+
+# Held memory's reasons (memory.trust) that say again what a stronger one beside them says: shown as that one only.
+REASON_COVERED_BY = {"touches money, logins, contact or identity details": trust.DETAILS}
+# How many reasons a held item shows; the rest are counted.
+HELD_REASONS_SHOWN = 3
+YOU = re.compile(r"\b(?:you|your|yours|You|Your)\b")
+THE_PERSON = {"you": "the person", "your": "their", "yours": "theirs", "You": "The person", "Your": "Their"}
+
+
+def about_the_person(text: str, *, person: str = "you") -> str:
+    """Return words written to the person ("speaks for you", "your phone") as a staff page says them, about "the
+    person"; for the person themselves, as they are."""
+    return text if person == "you" else YOU.sub(lambda m: THE_PERSON[m.group()], text)
+
+
+def held_reasons_said(reasons: list[str], *, person: str = "you") -> str:
+    """Return why held memory is held, each reason once (one a stronger one covers left out), the strongest few."""
+    shown = [r for r in dict.fromkeys(reasons) if REASON_COVERED_BY.get(r) not in reasons]
+    said = "; ".join(about_the_person(r, person=person) for r in shown[:HELD_REASONS_SHOWN])
+    more = len(shown) - HELD_REASONS_SHOWN
+    return f"{said}; and {more} other sign{'s' if more > 1 else ''}" if more > 0 else said
+
+
+def said_of_the_person(sentence: str) -> str:
+    """Return a sentence said to the person ("You live in Porto", "Your phone is ...") as said of them, for staff
+    ("The person lives in Porto", "The person’s phone is ...")."""
+    if sentence.startswith("Your "):
+        return "The person’s " + sentence[5:]
+    if not sentence.startswith("You "):
+        return sentence
+    rest = sentence[4:]
+    for phrase in PHRASES.values():
+        if rest.startswith(phrase.you + " ") and phrase.you != phrase.other:
+            return f"The person {phrase.other}{rest[len(phrase.you):]}"
+    first, _, tail = rest.partition(" ")
+    third = {"are": "is", "have": "has", "were": "was", "do": "does"}.get(first) or (
+        first + "es" if first.endswith(("s", "sh", "ch", "x", "z", "o")) else
+        first[:-1] + "ies" if first.endswith("y") and first[-2:-1] not in "aeiou" else first + "s")
+    return f"The person {third} {tail}".rstrip()
