@@ -15,6 +15,8 @@ from memory import trust
 
 # How a fact names the person it is about (memory.extraction stores every "I" as this).
 PERSON = "user"
+# A name a program gave: lower-case words joined by underscores.
+NAME = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)+")
 # What a sentence of a fact is made of.
 FACT_PARTS = ("subject", "predicate", "object", "valid_from", "valid_until", "status")
 
@@ -116,6 +118,11 @@ def words(key: str) -> str:
     return str(key).replace("_", " ").strip().lower()
 
 
+def name_words(text: str) -> str:
+    """Return a name a program gave (a tool's "search_trains") as words, "search trains"; other text as it is."""
+    return words(text) if NAME.fullmatch(text or "") else text
+
+
 def category_label(category: str) -> str:
     return CATEGORY_LABELS.get(category, words(category).capitalize())
 
@@ -155,6 +162,18 @@ def day(value) -> str:
         value = timezone.localtime(value) if timezone.is_aware(value) else value
         value = value.date()
     return formats.date_format(value) if isinstance(value, date) else ""
+
+
+def moment(value):
+    """Return a moment in the reader's time zone, a stated date as its day, ISO text as either; else the value."""
+    if isinstance(value, str):
+        value = moment_read(value)
+    if isinstance(value, datetime):
+        return formats.date_format(timezone.localtime(value) if timezone.is_aware(value) else value,
+                                   "DATETIME_FORMAT")
+    if isinstance(value, date):
+        return formats.date_format(value)
+    return value
 
 
 def moment_read(text: str) -> date | datetime | str:
@@ -289,3 +308,40 @@ def said_of_the_person(sentence: str) -> str:
         first + "es" if first.endswith(("s", "sh", "ch", "x", "z", "o")) else
         first[:-1] + "ies" if first.endswith("y") and first[-2:-1] not in "aeiou" else first + "s")
     return f"The person {third} {tail}".rstrip()
+
+
+# The audit log's actions (portal.audit's), as staff read them: what the actor did.
+AUDIT_ACTIONS = {
+    "grant.create": "gave an agent access", "grant.revoke": "revoked an agent's access", "grant.pause": "paused an agent",
+    "grant.resume": "resumed an agent", "grant.correct_allow": "let an agent correct directly",
+    "grant.correct_propose_only": "let an agent only propose corrections",
+    "grant.untrusted_writes": "chose what an agent's tools may add", "client.connect": "connected an app",
+    "consent.grant": "gave consent", "consent.withdraw": "withdrew consent",
+    "export.request": "asked for a download of their memory", "erasure.request": "asked for an erasure",
+    "erasure.done": "finished an erasure", "erasure.finish": "finished an erasure by deleting what was left",
+    "retention.choose": "chose how long memory is kept", "retention.apply": "deleted memory past its time",
+    "retention.policy": "set how long memory is kept", "merge.approve": "approved a merge",
+    "merge.reject": "rejected a merge", "merge.undo": "undid a merge", "fact.confirm": "confirmed a superseded fact",
+    "fact.revert": "reverted a superseded fact", "correction.propose": "proposed a correction",
+    "correction.accept": "accepted a correction", "correction.reject": "rejected a correction",
+    "correction.apply": "corrected an item", "correction.undo": "undid a correction",
+    "held.approve": "added held memory", "held.reject": "did not add held memory",
+    "held.undo": "undid a decision on held memory", "token.issue": "issued a token", "token.revoke": "revoked a token",
+    "trace.delete": "deleted a reasoning trace", "message.delete": "forgot a message", "fact.delete": "forgot a fact",
+    "preference.delete": "forgot a preference", "entity.delete": "forgot a person, place or thing",
+    "memory.view": "saw memory on a staff page", "subject.adopt": "adopted memory another system wrote",
+    "subject.claim": "linked adopted memory to an account",
+}
+# What an audit row's fields are called, and its counts' names, as staff read them.
+AUDIT_FIELDS = {
+    "paused": "paused", "granted": "access", "consent": "consent to", "may_correct": "may correct directly",
+    "untrusted_writes": "what its tools may add", "scope": "what", "category": "part of memory",
+    "categories": "parts of memory", "scopes": "it may", "paused_grants": "agents paused", "status": "status",
+    "deleted": "deleted", "residue": "left after the final check", "residue_nodes_deleted": "left-overs deleted",
+    "left": "left", "days": "days kept", "exports_expired": "downloads expired", "nodes": "items", "agent": "agent",
+    "name": "name", "expires_at": "expires", "revoked": "revoked", "writer": "written by", "account": "account",
+    "client": "app", "correction": "correction", "fields": "fields", "version": "new version", "by": "by",
+    "neo4j_nodes": "memory items", "redis_keys": "cache entries", "broker_messages": "queued tasks",
+    "export_files": "download files", "database_rows": "records", "messages": "messages", "facts": "facts",
+    "preferences": "preferences", "entities": "people and things", "traces": "reasoning traces",
+}

@@ -480,7 +480,7 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server, client):
     assert reviewer.page.inner_text("#facts-to-confirm td[data-label='Facts to confirm']") == "2"
     reviewer.visit("admin:review_fact_timeline", f"{r('review_fact_timeline')}{person}&subject=user", "Acme Corp",
                    "Globex", "Lisbon", "Porto", shot="12-fact-timeline")
-    assert reviewer.page.locator("svg.timeline rect").count() >= 4
+    assert reviewer.page.locator(".timeline rect.bar").count() >= 4
     soon = (timezone.now() + timedelta(minutes=1)).strftime("%Y-%m-%d %H:%M")
     reviewer.visit("admin:review_fact_as_of", f"{r('review_fact_as_of')}{person}&as_of={soon}", "Globex", "Porto",
                    shot="16-facts-as-of")

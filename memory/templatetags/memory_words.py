@@ -1,9 +1,6 @@
 """Template filters that put memory in a person's words (memory.wording) and its times in one style."""
 
-from datetime import date, datetime
-
 from django import template
-from django.utils import formats, timezone
 
 from memory import wording
 
@@ -24,21 +21,12 @@ def fact(item, person: str = "you") -> str:
 # Keys by their labels: {{ fact.status|status }}, {{ "long_term"|category }}...
 for _name, _label in {"category": wording.category_label, "entity_type": wording.entity_type_label,
                       "status": wording.status_label, "role": wording.role_label,
-                      "field_label": wording.field_label, "words": wording.words}.items():
+                      "field_label": wording.field_label, "words": wording.words,
+                      "said_of_the_person": wording.said_of_the_person, "name_words": wording.name_words}.items():
     register.filter(_name, _label)
 
 
-@register.filter
-def moment(value) -> str:
-    """Return a moment in the reader's time zone, a stated date as its day, ISO text as either; else the value."""
-    if isinstance(value, str):
-        value = wording.moment_read(value)
-    if isinstance(value, datetime):
-        return formats.date_format(timezone.localtime(value) if timezone.is_aware(value) else value,
-                                   "DATETIME_FORMAT")
-    if isinstance(value, date):
-        return formats.date_format(value)
-    return value
+register.filter("moment", wording.moment)
 
 
 @register.filter
@@ -68,7 +56,7 @@ def field_value(value, name: str):
         return ", ".join(str(v) for v in value)
     if name == "confidence" and isinstance(value, int | float):
         return f"{value:.0%}"
-    return moment(value)
+    return wording.moment(value)
 
 
 @register.filter

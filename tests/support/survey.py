@@ -91,7 +91,7 @@ SMALL_TAP_TARGETS = """() => {
 }"""
 
 # Words a line break cut in two (an e-mail address or a link may break; a word of letters may not).
-BROKEN_WORDS = """() => {
+BROKEN_WORDS = r"""() => {
   const found = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walk.nextNode(); node; node = walk.nextNode()) {
