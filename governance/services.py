@@ -166,7 +166,8 @@ def _readable_write(archive: zipfile.ZipFile, *, subject: Subject, generated_at)
     """Write memory.html: the person's memory to read in any browser, in the words of their pages (a fact as a
     sentence, a status, who decided), a page of items at a time; no predicate, key or id."""
     user_id = subject.user_id
-    names = selectors.agent_names(agent_ids=set(Grant.objects.filter(subject=subject).values_list("agent__agent_id", flat=True)))
+    granted = Grant.objects.filter(subject=subject).values_list("agent__agent_id", flat=True)
+    names = selectors.agent_names(agent_ids=set(granted))
     with archive.open("memory.html", "w", force_zip64=True) as raw, io.TextIOWrapper(raw, encoding="utf-8") as out:
         out.write(render_to_string("governance/export_memory.html", {"generated_at": generated_at,
                                                                      "email": subject.account.email}))
@@ -220,7 +221,8 @@ def _readable_item(kind: str, item: dict, names: dict[str, str]) -> str:
         also = f", also called {', '.join(item['aliases'])}" if item.get("aliases") else ""
         return f"{item['name']} ({entity_type_label(item['type'])}{also})"
     if kind == "messages":
-        who = role_label(item["role"]) if item["role"] == "user" else names.get(item.get("agent_id"), role_label(item["role"]))
+        said_by = role_label(item["role"])
+        who = said_by if item["role"] == "user" else names.get(item.get("agent_id"), said_by)
         return f"{moment(item['created_at'])}, {who}: {item['content']}"
     return f"{moment(item['started_at'])}: {item['task']}" + (f": {item['outcome']}" if item.get("outcome") else "")
 

@@ -50,6 +50,8 @@ class AgentForm(forms.ModelForm):
     class Meta:
         model = Agent
         fields = ("agent_id", "name", "scopes", "rate_limit_per_minute", "untrusted_writes", "is_active")
+        labels = {"rate_limit_per_minute": "Calls a minute, at most", "untrusted_writes": "What its tools may add",
+                  "is_active": "Active"}
 
 
 class TokenIssueForm(forms.Form):

@@ -20,6 +20,8 @@ class PortalAdminSite(admin.AdminSite):
     site_header = "Memory portal administration"
     site_title = "Memory portal"
     index_title = "Governance"
+    # Tables get the page's width; a section's pages are listed in a menu of their own (review/base.html).
+    enable_nav_sidebar = False
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
