@@ -109,6 +109,7 @@ FIELD_LABELS = {
     "description": "Description", "session_id": "Conversation", "task": "Task", "outcome": "Outcome",
     "success": "Succeeded", "started_at": "Started", "completed_at": "Completed",
     "tool_name": "Tool", "source_url": "Read from", "held_reasons": "Left out of what agents are given, because it",
+    "withheld": "No longer given to agents, because",
     "source": "Where it came from",
 }
 
