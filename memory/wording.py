@@ -342,7 +342,8 @@ AUDIT_FIELDS = {
     "left": "left", "days": "days kept", "exports_expired": "downloads expired", "nodes": "items", "agent": "agent",
     "name": "name", "expires_at": "expires", "revoked": "revoked", "writer": "written by", "account": "account",
     "client": "app", "correction": "correction", "fields": "fields", "version": "new version", "by": "by",
-    "neo4j_nodes": "memory items", "redis_keys": "cache entries", "broker_messages": "queued tasks",
+    "policy_version": "consent wording of", "neo4j_nodes": "memory items", "redis_keys": "cache entries",
+    "broker_messages": "queued tasks",
     "export_files": "download files", "database_rows": "records", "messages": "messages", "facts": "facts",
     "preferences": "preferences", "entities": "people and things", "traces": "reasoning traces",
 }
