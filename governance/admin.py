@@ -20,7 +20,7 @@ from portal.audit import audit_record
 from portal.exceptions import ApplicationError
 
 ERASE = "review.erase_subjects"
-admin.site.section_page_add("review", AdminPage("Staff erasure", "governance_erasure_request", (ERASE,)))
+admin.site.section_page_add("review", AdminPage("Erasure requests", "governance_erasure_request", (ERASE,)))
 
 
 class ErasureRequestForm(forms.Form):
@@ -133,13 +133,13 @@ class ErasureJobAdmin(admin.ModelAdmin):
             if subject is None:
                 form.add_error("user", "No user with that id or email.")
         if request.method == "POST" and subject is not None:
-            job = services.erasure_request(subject=subject, scope=ErasureScope.ALL, actor=request.user,
-                                           reason=form.cleaned_data["reason"])
-            messages.success(request, f"Erasure queued for {subject.account.email}; a worker erases it and leaves "
-                                      f"a tombstone (job {job.public_id}).")
+            services.erasure_request(subject=subject, scope=ErasureScope.ALL, actor=request.user,
+                                     reason=form.cleaned_data["reason"])
+            messages.success(request, f"Erasure queued for {subject.account.email}: their memory is erased from every "
+                                      "store, checked, and an erasure record kept.")
             return redirect("admin:governance_erasurejob_changelist")
         counts = selectors.node_counts(user_id=subject.user_id) if subject else None
-        context = {**self.admin_site.each_context(request), "opts": self.opts, "title": "Erase a user's memory",
+        context = {**self.admin_site.each_context(request), "opts": self.opts, "title": "Erasure requests",
                    "form": form, "person": subject, "counts": counts}
         return TemplateResponse(request, "admin/governance/erasurejob/erasure_request.html", context)
 

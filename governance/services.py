@@ -12,15 +12,19 @@ from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from governance import cypher, disk, receipts, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
 from memory import services as memory_services
-from memory.kinds import ERASE_ORDER, KINDS, category_labels
+from memory import selectors as memory_selectors
+from memory.kinds import ERASE_ORDER, KINDS, category_labels, kind_get
 from memory.models import (CATEGORIES, ConsentRecord, Correction, Grant, HeldMemory, MemoryAccess, RetentionChoice,
                            RetentionPolicy, Subject)
 from memory.selectors import retention_cutoffs
-from memory.wording import CATEGORY_HELP, CATEGORY_LABELS, PHRASES
+from memory.wording import (CATEGORY_HELP, CATEGORY_LABELS, PHRASES, category_label, entity_type_label, fact_sentence,
+                            moment, provenance, role_label, status_label)
 from portal.audit import Actor, audit_record
 from portal.exceptions import ApplicationError
 from portal.graphdb import rows, scalar
@@ -83,6 +87,7 @@ def export_build(*, job_id: int) -> ExportJob:
     generated_at = timezone.now()
     with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("README.md", _export_readme())
+        _readable_write(archive, subject=subject, generated_at=generated_at)
         _nodes_write(archive, job=job, counts=counts)
         relationships = _relationships_write(archive, user_id=user_id, labels=list(counts))
         _records_write(archive, subject=subject)
@@ -155,6 +160,71 @@ def _records_write(archive: zipfile.ZipFile, *, subject: Subject) -> None:
                    "said": held.said, "adds": held.adds, "reasons": held.reasons, "status": held.status,
                    "agent": held.agent.agent_id if held.agent else None, "created_at": held.created_at,
                    "decided_at": held.decided_at})
+
+
+def _readable_write(archive: zipfile.ZipFile, *, subject: Subject, generated_at) -> None:
+    """Write memory.html: the person's memory to read in any browser, in the words of their pages (a fact as a
+    sentence, a status, who decided), a page of items at a time; no predicate, key or id."""
+    user_id = subject.user_id
+    granted = Grant.objects.filter(subject=subject).values_list("agent__agent_id", flat=True)
+    names = selectors.agent_names(agent_ids=set(granted))
+    with archive.open("memory.html", "w", force_zip64=True) as raw, io.TextIOWrapper(raw, encoding="utf-8") as out:
+        out.write(render_to_string("governance/export_memory.html", {"generated_at": generated_at,
+                                                                     "email": subject.account.email}))
+        for kind in KINDS:
+            out.write(format_html("<section><h2>{}</h2><ul>", kind.title))
+            cursor, written = None, 0
+            while True:
+                found = memory_selectors.item_list(user_id=user_id, kind=kind.name, cursor=cursor, limit=EXPORT_PAGE)
+                for item in found["items"]:
+                    out.write(format_html("<li>{}</li>", _readable_item(kind.name, item, names)))
+                    written += 1
+                cursor = found["next"]
+                if not cursor:
+                    break
+            out.write(format_html("{}</ul></section>", "" if written else mark_safe("<li>None.</li>")))
+        out.write(format_html("<section><h2>{}</h2><ul>", "Consent: what you decided"))
+        for record in ConsentRecord.objects.filter(subject=subject).select_related("agent").order_by("pk"):
+            out.write(format_html("<li>{}: {} {} {} to {}.</li>", moment(record.created_at),
+                                  "you" if record.actor_id == subject.account_id else "the portal",
+                                  "gave" if record.granted else "withdrew",
+                                  record.agent.name if record.agent else "any other agent",
+                                  category_label(record.category).lower()))
+        out.write(format_html("</ul></section><section><h2>{}</h2><ul>", "Who was given your memory"))
+        for access in MemoryAccess.objects.filter(subject=subject).select_related("agent").order_by("pk").iterator():
+            out.write(format_html("<li>{}: {} was given {} item{} of your memory.</li>", moment(access.created_at),
+                                  access.agent.name if access.agent else "an agent that was removed",
+                                  len(access.items), "" if len(access.items) == 1 else "s"))
+        out.write(format_html("</ul></section><section><h2>{}</h2><ul>", "Corrections"))
+        for correction in Correction.objects.filter(subject=subject).select_related("agent").order_by("pk"):
+            out.write(format_html("<li>{}: a correction of a {} by {}, {}.</li>", moment(correction.created_at),
+                                  kind_get(correction.kind).item_title.lower(),
+                                  provenance(correction.corrected_by, agent_names=names),
+                                  status_label(correction.status)))
+        out.write(format_html("</ul></section><section><h2>{}</h2><ul>", "What agents wanted to add"))
+        for held in HeldMemory.objects.filter(subject=subject).select_related("agent").order_by("pk"):
+            out.write(format_html("<li>{}: {} wanted to add “{}”: {}.</li>", moment(held.created_at),
+                                  held.agent.name if held.agent else "an agent that was removed", "; ".join(held.adds),
+                                  {"approved": "added", "rejected": "not added"}.get(held.status, "waiting for you")))
+        out.write("</ul></section></body></html>\n")
+
+
+def _readable_item(kind: str, item: dict, names: dict[str, str]) -> str:
+    """Return one item of memory as the person's pages show it."""
+    status = item.get("status")
+    said = f" ({status_label(status)})" if status and status != "current" else ""
+    if kind == "facts":
+        return fact_sentence(**item) + said
+    if kind == "preferences":
+        return item["preference"] + said
+    if kind == "entities":
+        also = f", also called {', '.join(item['aliases'])}" if item.get("aliases") else ""
+        return f"{item['name']} ({entity_type_label(item['type'])}{also})"
+    if kind == "messages":
+        said_by = role_label(item["role"])
+        who = said_by if item["role"] == "user" else names.get(item.get("agent_id"), said_by)
+        return f"{moment(item['created_at'])}, {who}: {item['content']}"
+    return f"{moment(item['started_at'])}: {item['task']}" + (f": {item['outcome']}" if item.get("outcome") else "")
 
 
 def _export_readme() -> str:

@@ -461,7 +461,7 @@ def correction_undo(request, public_id):
 def held_list(request):
     subject = _subject(request)
     decided = memory_selectors.held_list(subject=subject).exclude(status=HeldStatus.HELD).order_by("-decided_at", "-pk")
-    return _page(request, "governance/held_list.html", "What agents want to add",
+    return _page(request, "governance/held_list.html", "Held for you",
                  waiting=memory_selectors.held_list(subject=subject, status=HeldStatus.HELD),
                  decided=Paginator(decided, 50).get_page(request.GET.get("page")))
 

@@ -181,7 +181,7 @@ CACHES = {
 ACCESS_CACHE_SECONDS = env.int("ACCESS_CACHE_SECONDS", default=60)
 # Where Neo4j searches inside the vector index (2026.01+), message recall still scans every message of a
 # person with at most this many: their few index nodes make the filtered search the slower one (the
-# context's p50 83 ms through the index against 37 ms scanned at 1,000 messages, docs/benchmarks.md).
+# context's p50 83 ms through the index against 37 ms scanned at 1,000 messages, docs/benchmarks-log.md).
 RECALL_EXACT_SCAN_MAX = env.int("RECALL_EXACT_SCAN_MAX", default=2000)
 
 # Celery: Redis as broker and result store, in a database of its own (REDIS_URL holds caches and locks).
@@ -271,7 +271,7 @@ OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="")
 OPENAI_EMBEDDING_MODEL = env("OPENAI_EMBEDDING_MODEL", default="text-embedding-3-small")
 OPENAI_EMBEDDING_DIMENSIONS = env.int("OPENAI_EMBEDDING_DIMENSIONS", default=1536)
 # The int8 MiniLM by default: about 1.5 times as fast per question as the float one, in the same vector space, and the
-# quality gate finds no drop with it (issue 23; docs/benchmarks.md). "minilm" is the float one.
+# quality gate finds no drop with it (issue 23; docs/benchmarks-log.md). "minilm" is the float one.
 EMBEDDER = env("EMBEDDER", default="openai" if OPENAI_API_KEY else "minilm-int8")
 
 # The authorization server MCP clients connect through (django-oauth-toolkit): OAuth 2.1, i.e. the

@@ -104,6 +104,16 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
                 facts.append(_fact(subject.name, predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
         involved = {r.source for r in relations} | {r.target for r in relations}
         involved |= {f.subject for f in facts} | {f.object for f in facts}
+        facts += self._reported_facts(facts, offset)
+        return Extraction(
+            entities=self._named_entities(offset, involved), relations=relations,
+            facts=[f for f in facts if not _says_too_little(f)],
+            preferences=stated_preferences(self.text[offset:], before=self._turn_text(offset - 3) if offset else "")
+            if by_person else [], extractor=extractor,
+        )
+
+    def _named_entities(self, offset: int, involved: set[str]) -> list[ExtractedEntity]:
+        """Return the entities the text after `offset` mentions, or that a relation or fact of it involves."""
         entities = []
         for entity in self.entities:
             if id(entity) in self.unnamed:
@@ -114,15 +124,11 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
                 continue
             if mentions or entity.name in involved:
                 entities.append(ExtractedEntity(
-                    name=entity.name, type=_known_type(entity, related=entity.name in involved), aliases=[a for a in entity.aliases if a != entity.name],
-                    mentions=mentions, confidence=CUE_CONFIDENCE[entity.cue],
+                    name=entity.name, type=_known_type(entity, related=entity.name in involved),
+                    aliases=[a for a in entity.aliases if a != entity.name], mentions=mentions,
+                    confidence=CUE_CONFIDENCE[entity.cue],
                 ))
-        facts += self._reported_facts(facts, offset)
-        return Extraction(
-            entities=entities, relations=relations, facts=[f for f in facts if not _says_too_little(f)],
-            preferences=stated_preferences(self.text[offset:], before=self._turn_text(offset - 3) if offset else "")
-            if by_person else [], extractor=extractor,
-        )
+        return entities
 
     def _reported_facts(self, facts: list[ExtractedFact], offset: int) -> list[ExtractedFact]:
         """Return what the text after `offset` reports that the relation rules did not read (the same subject with

@@ -92,16 +92,7 @@ class Command(BaseCommand):
         if entities_only:
             report = _entities_only(report)
 
-        for name, section in [("overall", report["overall"]), *report["by_source"].items()]:
-            self.stdout.write(f"{name} ({section['turns']} turns)")
-            kinds = ("entities_typed", "entities", "entities_typed_names")
-            for key in kinds if entities_only else (*kinds, "facts", "preferences"):
-                n = section[key]
-                self.stdout.write(f"  {key:>20}: P {n['precision']:.3f}  R {n['recall']:.3f}  F1 {n['f1']:.3f}  "
-                                  f"({n['matched']} of {n['predicted']} predicted, {n['gold']} gold)")
-            self.stdout.write(f"  {'untyped share':>20}: {section['entities_untyped_share']:.3f}")
-            if not entities_only and section["preferences_self_contained"] is not None:
-                self.stdout.write(f"  {'preferences alone':>20}: {section['preferences_self_contained']:.3f}")
+        self._sections_write(report, entities_only=entities_only)
         if graph:
             report["graph"] = _graph(turns)
             self.stdout.write(f"graph: aliases and proposed merges right {report['graph']['aliases']['right']} of "
@@ -114,6 +105,20 @@ class Command(BaseCommand):
                                       "fresh_entities_sample": fresh_entities, "memorybank": memorybank,
                                       "first_speaker": first_speaker,
                                       "speaker_labels": speaker_labels, "dates": not no_dates, **report, "seconds": round(seconds, 3)}))
+
+
+    def _sections_write(self, report: dict, *, entities_only: bool) -> None:
+        """Write each source's figures, overall first."""
+        for name, section in [("overall", report["overall"]), *report["by_source"].items()]:
+            self.stdout.write(f"{name} ({section['turns']} turns)")
+            kinds = ("entities_typed", "entities", "entities_typed_names")
+            for key in kinds if entities_only else (*kinds, "facts", "preferences"):
+                n = section[key]
+                self.stdout.write(f"  {key:>20}: P {n['precision']:.3f}  R {n['recall']:.3f}  F1 {n['f1']:.3f}  "
+                                  f"({n['matched']} of {n['predicted']} predicted, {n['gold']} gold)")
+            self.stdout.write(f"  {'untyped share':>20}: {section['entities_untyped_share']:.3f}")
+            if not entities_only and section["preferences_self_contained"] is not None:
+                self.stdout.write(f"  {'preferences alone':>20}: {section['preferences_self_contained']:.3f}")
 
 
 def _entities_only(report: dict) -> dict:
