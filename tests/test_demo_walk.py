@@ -247,7 +247,8 @@ NOT_PAGES = {"governance:agent_pause", "governance:agent_correct", "governance:c
              "governance:correction_reject", "governance:correction_undo", "governance:export_download",
              "admin:review_merge_approve", "admin:review_merge_reject", "admin:review_fact_confirm",
              "admin:review_correction_accept", "admin:review_correction_reject", "admin:review_audit_export",
-             "governance:agent_untrusted_writes", "governance:held_decide", "admin:review_held_decide"}
+             "governance:agent_untrusted_writes", "governance:held_decide", "admin:review_held_decide",
+             "governance:erasure_receipt", "governance:account_deleted_receipt"}
 
 
 def _survey(*, visitor: Walk, me: Walk, reviewer: Walk, superuser: Walk, staff, user: str, ids: dict) -> None:
@@ -258,7 +259,8 @@ def _survey(*, visitor: Walk, me: Walk, reviewer: Walk, superuser: Walk, staff, 
     r = lambda name, *args: reverse(f"admin:{name}", args=args)  # noqa: E731
     for name, url in [("home", "/"), ("account_login", "/accounts/login/"), ("account_signup", "/accounts/signup/"),
                       ("account_reset_password", "/accounts/password/reset/"),
-                      ("governance:account_deleted", g("account_deleted", ids["account"]))]:
+                      ("governance:account_deleted", g("account_deleted", ids["account"])),
+                      ("governance:receipt_verify", g("receipt_verify"))]:
         visitor.survey(name, url)
     visitor.survey("api-docs", "/api/docs/", ready=".swagger-ui .opblock", for_developers=True)
     visitor.survey("not found", "/no-such-page/", status=404)
