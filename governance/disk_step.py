@@ -57,7 +57,9 @@ def disk_erase() -> dict:
     report["hits_before"] = disk.hits_total(disk.scan_summary(before, every))
     report["hits_after"] = disk.hits_total(disk.scan_summary(after, every))
     audit_record(actor="disk step", action="erasure.disk", target_type="erasure", target_id="",
-                 after={key: report[key] for key in ("erasures", "steps", "hits_before", "hits_after")})
+                 after={"erasures": report["erasures"], "found_before": report["hits_before"],
+                        "found_after": report["hits_after"],
+                        "neo4j_down_seconds": report["steps"]["neo4j"].get("downtime_ms", 0) / 1000})
     return report
 
 

@@ -4,8 +4,8 @@ place on disk byte by byte), when, and the result, signed by the portal so that 
 The signature is Ed25519 over the receipt's canonical JSON (keys sorted, no spaces, UTF-8), with a key derived from
 SECRET_KEY (portal.keys): nothing to store, and the public key, published on the verification page, is all a
 verifier needs. A receipt holds no content and no id: the person is the SHA-256 of their id, as on the tombstone.
-`receipt_issue` signs one whenever an erasure finishes or is checked again, and keeps it on the tombstone and in the
-audit trail.
+`receipt_issue` signs one whenever an erasure finishes or is checked again, keeps it on the tombstone (which the
+audit trail's erasure rows point to) and records its result in the audit trail.
 """
 
 import base64
@@ -95,12 +95,13 @@ def disk_step_due(*, at: datetime | None = None) -> datetime:
 
 
 def receipt_issue(*, tombstone: ErasureTombstone) -> dict:
-    """Sign the erasure's receipt as it stands; keep it on the tombstone and in the audit trail (no content in it)."""
+    """Sign the erasure's receipt as it stands and keep it on the tombstone; the audit trail records its result."""
     document = receipt_sign(receipt_build(tombstone=tombstone, issued_at=timezone.now(), disk_step_due=disk_step_due()))
     tombstone.receipt = document
     tombstone.save(update_fields=["receipt"])
     audit_record(actor="erasure worker", action="erasure.receipt", target_type="erasure",
-                 target_id=tombstone.job.public_id, after=document)
+                 target_id=tombstone.job.public_id,
+                 after={"result": document["receipt"]["result"], "checks": len(tombstone.byte_checks)})
     return document
 
 

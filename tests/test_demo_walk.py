@@ -458,8 +458,12 @@ def test_walk_every_page_of_the_demo(demo, chromium, live_server, client):
              "3 agents", shot="09-erase-confirmation")
     me.visit("governance:erasure_detail", g("erasure_detail", erasure.public_id), "reasoning", "nothing left",
              shot="10-erasure-tombstone")
+    receipt = json.loads(me.download("governance:erasure_receipt", g("erasure_receipt", erasure.public_id)))
+    assert receipt["receipt"]["erasure"] == str(erasure.public_id)
+    me.visit("governance:receipt_verify", g("receipt_verify"), "public key")
     me.visit("governance:account_delete", g("account_delete"), "account")
     me.visit("governance:account_deleted", g("account_deleted", account.public_id), "deleted")
+    me.download("governance:account_deleted_receipt", g("account_deleted_receipt", account.public_id))
 
     r = lambda name, *args: reverse(f"admin:{name}", args=args)  # noqa: E731
     person = f"?user={PERSON[0]}"
