@@ -80,11 +80,16 @@ class PortalAdminSite(admin.AdminSite):
         return sorted(apps, key=lambda app: (app["app_label"] not in self._sections, app["app_label"] not in own))
 
     def _section_row(self, page: AdminPage, counts: dict) -> dict:
-        name = page.title
+        name, waiting = page.title, ""
         if page.count in counts:
             number = f"{SECTION_COUNT_CAP}+" if counts[page.count] > SECTION_COUNT_CAP else counts[page.count]
             name += " (" + f"{number} {page.counted}".strip() + ")"
-        return {"model": None, "name": name, "object_name": page.url_name,
+            if page.counted and counts[page.count]:
+                waiting = number
+        # The header's section menu shows the title and, only where work waits, its number: at 1,280 px all the
+        # pages fit on one line so.
+        return {"model": None, "name": name, "title": page.title, "waiting": waiting, "counted": page.counted,
+                "object_name": page.url_name,
                 "admin_url": reverse(f"admin:{page.url_name}", current_app=self.name), "add_url": None,
                 "view_only": True, "perms": {"add": False, "change": False, "delete": False, "view": True}}
 

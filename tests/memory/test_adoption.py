@@ -318,7 +318,7 @@ def test_relations_follow_the_copies_and_what_joins_two_people_is_reported():
                                "RETURN a.user_id, b.user_id, r.type ORDER BY a.user_id")
     assert found == [[i, i, "HEADQUARTERED_IN"] for i in both]
     assert sorted((row["label"], row["reason"]) for row in report["unowned"]) == [
-        ("Entity", "its type 'CONCEPT' is not one of PERSON, ORGANIZATION, LOCATION, EVENT, OBJECT"),
+        ("Entity", "its type 'CONCEPT' is not one of PERSON, ORGANIZATION, LOCATION, EVENT, OBJECT, UNTYPED"),
         ("Fact", "it has no source message and its subject names no NAM user"),
         ("RELATED_TO", "its entities belong to no common person"),
     ]

@@ -81,7 +81,7 @@ def test_an_agent_deactivated_on_the_admin_site_is_refused_on_the_next_request(g
     assert _context(client, subject.user_id).status_code == 200
     _, admin = staff("manage_agents")
     changed = admin.post(f"/admin/memory/agent/{agent.pk}/change/", {
-        "agent_id": agent.agent_id, "name": agent.name, "scopes": json.dumps(list(SCOPES)),
+        "agent_id": agent.agent_id, "name": agent.name, "scopes": list(SCOPES),
         "rate_limit_per_minute": agent.rate_limit_per_minute, "untrusted_writes": "apply"})  # is_active unticked
     assert changed.status_code == 302
     refused = _context(client, subject.user_id)
@@ -93,7 +93,7 @@ def test_a_scope_taken_away_on_the_admin_site_is_refused_on_the_next_request(gra
     assert _context(client, subject.user_id).status_code == 200
     _, admin = staff("manage_agents")
     admin.post(f"/admin/memory/agent/{agent.pk}/change/", {
-        "agent_id": agent.agent_id, "name": agent.name, "scopes": json.dumps(["messages:write"]),
+        "agent_id": agent.agent_id, "name": agent.name, "scopes": ["messages:write"],
         "rate_limit_per_minute": agent.rate_limit_per_minute, "untrusted_writes": "apply", "is_active": "on"})
     refused = _context(client, subject.user_id)
     assert refused.status_code == 403 and "context:read" in refused.json()["message"]
