@@ -1,3 +1,4 @@
+import json
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -49,10 +50,27 @@ def _mcp_answer(request):
         return JsonResponse({"jsonrpc": "2.0", "id": None, "error": {
             "code": INVALID_REQUEST, "message": f"The body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 2**20} "
                                                 "MiB; nothing was read."}}, status=413)
+    if _id_invalid(body):
+        return JsonResponse({"jsonrpc": "2.0", "id": None, "error": {
+            "code": INVALID_REQUEST, "message": "The id must be a string or an integer."}}, status=400)
     caller = Caller(authorization=request.META["HTTP_AUTHORIZATION"], scopes=tuple(token.agent.scopes),
                     user_id=selectors.connection_person(agent=token.agent), host=request.get_host(),
                     secure=request.is_secure())
     return mcp_respond(request=request, body=body, caller=caller)
+
+
+def _id_invalid(body: bytes) -> bool:
+    """Tell whether the message names an id that is neither a string nor an integer (1e400, 1.5, null): the
+    SDK would read it as a notification, answer 202 and never reply."""
+    if b'"id"' not in body:
+        return False
+    try:
+        message = json.loads(body)
+    except (ValueError, RecursionError):
+        return False  # the SDK answers the parse error
+    if not isinstance(message, dict) or "id" not in message:
+        return False
+    return isinstance(message["id"], bool) or not isinstance(message["id"], (str, int))
 
 
 def _unauthorized(request, message: str, error: str | None = None) -> JsonResponse:

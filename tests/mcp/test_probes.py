@@ -142,3 +142,19 @@ def test_hostile_arguments_and_messages_get_errors_never_a_server_error_or_a_lea
 def _text(response) -> str:
     """Return the status and body of a raw response as one text, the status first."""
     return f"{response.status_code} {response.text}"
+
+
+def test_a_request_whose_id_is_neither_text_nor_an_integer_is_refused_not_taken_for_a_notification(connect):
+    alice = connect()
+    headers = {"Authorization": f"Bearer {alice.token}", "Accept": "application/json, text/event-stream",
+               "Content-Type": "application/json"}
+    ping = b'{"jsonrpc": "2.0", "method": "tools/list", "params": {}, "id": %s}'
+    with httpx2.Client(timeout=60) as http:
+        answers = {raw: http.post(alice.url, content=ping % raw.encode(), headers=headers)
+                   for raw in ("1e400", "1.5", "null", "true", '{"x": 1}', "[1]")}
+        listed = http.post(alice.url, content=ping % b"10000000000000000000000", headers=headers)
+    for raw, response in answers.items():
+        assert response.status_code == 400, (raw, response.status_code, response.text)
+        assert response.json() == {"jsonrpc": "2.0", "id": None, "error": {
+            "code": -32600, "message": "The id must be a string or an integer."}}, raw
+    assert listed.status_code == 200 and listed.json()["id"] == 10**22
