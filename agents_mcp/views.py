@@ -3,18 +3,19 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpResponse, JsonResponse
+from django.http import JsonResponse
 from mcp_types import INVALID_REQUEST
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.models import get_application_model
-from oauth2_provider.views import AuthorizationView
+from oauth2_provider.views import (AuthorizationView, DynamicClientRegistrationManagementView,
+                                   DynamicClientRegistrationView, RevokeTokenView, TokenView)
 from oauth2_provider.www_authenticate import build_bearer_challenge
 from rest_framework.exceptions import AuthenticationFailed
 
 from agents_mcp import selectors, services
 from agents_mcp.forms import ConsentForm
-from agents_mcp.oauth import DEFAULT, OFF_BY_DEFAULT, ACTIONS
+from agents_mcp.oauth import ACTIONS, DEFAULT, OFF_BY_DEFAULT, client_metadata_refusal, oauth_error
 from agents_mcp.server import mcp_respond
 from agents_mcp.tools import Caller
 from memory.access_state import access_state_pinned
@@ -33,7 +34,8 @@ def mcp_endpoint(request):
 
 def _mcp_answer(request):
     if request.method != "POST":
-        response = HttpResponse(status=405)
+        response = JsonResponse({"message": "Send each JSON-RPC message by POST; there is no server-initiated stream.",
+                                 "extra": {}}, status=405)
         response["Allow"] = "POST"
         return response
     try:
@@ -106,6 +108,16 @@ class ConsentView(AuthorizationView):
                                                     else f"{target.scheme}:"]}
         return response
 
+    def get(self, request, *args, **kwargs):
+        # "auto" skips the page when an unexpired token covers the scopes; a client the person revoked since (its
+        # tokens may still be unexpired) must ask them again.
+        if request.GET.get("approval_prompt") == "auto":
+            application = get_application_model().objects.filter(client_id=request.GET.get("client_id")).first()
+            if application and not selectors.connection_granted(application=application, user=request.user):
+                request.GET = request.GET.copy()
+                request.GET["approval_prompt"] = "force"
+        return super().get(request, *args, **kwargs)
+
     def form_valid(self, form):
         if form.cleaned_data.get("allow"):
             application = get_application_model().objects.get(client_id=form.cleaned_data["client_id"])
@@ -117,3 +129,50 @@ class ConsentView(AuthorizationView):
         self.oauth2_data = {"application": get_application_model().objects.filter(
             client_id=form.data.get("client_id")).first()}
         return super().form_invalid(form)
+
+
+class OAuthJsonAnswers:
+    """The endpoints an OAuth client reads JSON from answer what django-oauth-toolkit would not refuse itself in
+    OAuth's error shape, never as a page: a value holding NUL, a method the endpoint does not answer."""
+
+    @classmethod
+    def nul_refusal(cls):
+        return oauth_error("invalid_request", "A value holds a NUL character, which cannot be stored.")
+
+    def http_method_not_allowed(self, request, *args, **kwargs):
+        allowed = self._allowed_methods()
+        response = oauth_error("invalid_request", f"Use {' or '.join(m for m in allowed if m != 'OPTIONS')} at this "
+                                                  "endpoint.", status=405)
+        response["Allow"] = ", ".join(allowed)
+        return response
+
+
+class PortalTokenView(OAuthJsonAnswers, TokenView):
+    pass
+
+
+class PortalRevokeTokenView(OAuthJsonAnswers, RevokeTokenView):
+    pass
+
+
+class ClientMetadataChecked(OAuthJsonAnswers):
+    """Registration (RFC 7591) and its updates (RFC 7592) refuse grant and response types the server's metadata
+    does not offer, which django-oauth-toolkit would register."""
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.method in ("POST", "PUT"):
+            try:
+                refusal = client_metadata_refusal(json.loads(request.body))
+            except (ValueError, RecursionError):
+                refusal = None  # django-oauth-toolkit answers the malformed body
+            if refusal:
+                return oauth_error("invalid_client_metadata", refusal)
+        return super().dispatch(request, *args, **kwargs)
+
+
+class ClientRegistrationView(ClientMetadataChecked, DynamicClientRegistrationView):
+    pass
+
+
+class ClientRegistrationManagementView(ClientMetadataChecked, DynamicClientRegistrationManagementView):
+    pass

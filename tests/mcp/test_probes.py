@@ -153,8 +153,10 @@ def test_a_request_whose_id_is_neither_text_nor_an_integer_is_refused_not_taken_
         answers = {raw: http.post(alice.url, content=ping % raw.encode(), headers=headers)
                    for raw in ("1e400", "1.5", "null", "true", '{"x": 1}', "[1]")}
         listed = http.post(alice.url, content=ping % b"10000000000000000000000", headers=headers)
+        stream = http.get(alice.url, headers=headers)
     for raw, response in answers.items():
         assert response.status_code == 400, (raw, response.status_code, response.text)
         assert response.json() == {"jsonrpc": "2.0", "id": None, "error": {
             "code": -32600, "message": "The id must be a string or an integer."}}, raw
     assert listed.status_code == 200 and listed.json()["id"] == 10**22
+    assert stream.status_code == 405 and stream.json()["message"]  # no server-initiated stream, said in JSON
