@@ -1,11 +1,13 @@
 """Settings, read from the environment (see .env.example) with defaults that run locally."""
 
 import os
+import sys
 from pathlib import Path
 
 import environ
 from csp.constants import NONE, SELF
-from django.core.exceptions import ImproperlyConfigured
+from django.core.checks.security.base import (SECRET_KEY_INSECURE_PREFIX, SECRET_KEY_MIN_LENGTH,
+                                              SECRET_KEY_MIN_UNIQUE_CHARACTERS)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -14,12 +16,17 @@ env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=True)
-# Development runs on a key everyone can read; with DEBUG off the portal refuses to start without its own.
+# Development runs on a key everyone can read; with DEBUG off the portal refuses to start without a strong key of
+# its own (Django's own measure of one, security.W009, which `check --deploy` only warns about), in one line: the
+# process stops here, before a traceback (gunicorn.conf.py reads these settings before it starts a worker).
 DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me"
 SECRET_KEY = env("SECRET_KEY", default="") or (DEVELOPMENT_SECRET_KEY if DEBUG else "")
-if not DEBUG and SECRET_KEY in ("", DEVELOPMENT_SECRET_KEY):
-    raise ImproperlyConfigured("With DEBUG=false, set SECRET_KEY to a long random value of your own, e.g. "
-                               "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
+if not DEBUG and (SECRET_KEY == DEVELOPMENT_SECRET_KEY or len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+                  or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+                  or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)):
+    sys.exit(f"Refusing to start: with DEBUG=false, set SECRET_KEY to a random value of your own, at least "
+             f"{SECRET_KEY_MIN_LENGTH} characters ({'it is not set' if not SECRET_KEY else 'this one is weak'}): "
+             "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 

@@ -109,11 +109,20 @@ def test_a_server_error_is_answered_by_the_portals_own_page():
     assert "Something went wrong" in page and "/static/portal/portal.css" in page and "{%" not in page
 
 
-def test_debug_off_refuses_to_start_without_a_key_of_its_own(tmp_path):
-    for key in ("", "dev-only-insecure-key-change-me"):
-        result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True,
-                                env={**production_env(tmp_path), "SECRET_KEY": key})
-        assert result.returncode != 0 and "set SECRET_KEY" in result.stderr
+# Missing, the development key, short, of too few characters, Django's own insecure default.
+WEAK_KEYS = ("", "dev-only-insecure-key-change-me", "dev", "x" * 20, "ab" * 40,
+             "django-insecure-" + secrets.token_urlsafe(50))
+
+
+def test_debug_off_refuses_to_start_without_a_strong_key_of_its_own_in_one_line(tmp_path):
+    commands = [[sys.executable, "manage.py", "check", "--deploy"],
+                [sys.executable, "-m", "gunicorn", "wiring.wsgi", "--bind", f"127.0.0.1:{closed_port()}"]]
+    for key in WEAK_KEYS:
+        for command in commands if key == "dev" else commands[:1]:
+            result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120,
+                                    env={**production_env(tmp_path), "SECRET_KEY": key})
+            said = result.stderr.strip().splitlines()
+            assert result.returncode != 0 and len(said) == 1 and "SECRET_KEY" in said[0], (key, command, said[-5:])
 
 
 def test_the_deploy_check_is_clean_with_debug_off(tmp_path):
