@@ -40,9 +40,9 @@ class PortalScopes(BaseScopes):
         return list(DEFAULT)
 
 
-def oauth_error(error: str, description: str, *, status: int = 400) -> JsonResponse:
+def oauth_error(error: str, description: str, *, status: int = 400, headers: dict | None = None) -> JsonResponse:
     """Return a refusal in OAuth's error shape (RFC 6749 section 5.2, RFC 7591 section 3.2.2)."""
-    return JsonResponse({"error": error, "error_description": description}, status=status)
+    return JsonResponse({"error": error, "error_description": description}, status=status, headers=headers)
 
 
 def client_metadata_refusal(metadata) -> str | None:

@@ -20,6 +20,7 @@ from agents_mcp.server import mcp_respond
 from agents_mcp.tools import Caller
 from memory.access_state import access_state_pinned
 from memory.api.authentication import AgentTokenAuthentication
+from portal.exceptions import STORE_FAILURES, store_unavailable
 
 # What a client is told to ask for when it has no token: everything but forgetting.
 ASKED = " ".join([*ACTIONS.keys() - set(OFF_BY_DEFAULT), *(s for s in DEFAULT if s not in ACTIONS)])
@@ -29,7 +30,12 @@ ASKED = " ".join([*ACTIONS.keys() - set(OFF_BY_DEFAULT), *(s for s in DEFAULT if
 def mcp_endpoint(request):
     """Streamable HTTP: one JSON-RPC message per POST, answered in JSON; no server-initiated stream (GET)."""
     with access_state_pinned():  # the token, the connection and the tool's operation read one version
-        return _mcp_answer(request)
+        try:
+            return _mcp_answer(request)
+        except STORE_FAILURES as failure:  # reading the token or the connection; a tool's operation answers its own
+            refused = store_unavailable(failure)
+            return JsonResponse({"message": refused.message, "extra": refused.extra}, status=refused.status_code,
+                                headers={"Retry-After": str(refused.retry_after)})
 
 
 def _mcp_answer(request):
@@ -133,7 +139,16 @@ class ConsentView(AuthorizationView):
 
 class OAuthJsonAnswers:
     """The endpoints an OAuth client reads JSON from answer what django-oauth-toolkit would not refuse itself in
-    OAuth's error shape, never as a page: a value holding NUL, a method the endpoint does not answer."""
+    OAuth's error shape, never as a page: a value holding NUL, a method the endpoint does not answer, a store that
+    does not answer (temporarily_unavailable, with Retry-After)."""
+
+    def dispatch(self, request, *args, **kwargs):
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        except STORE_FAILURES as failure:
+            refused = store_unavailable(failure)
+            return oauth_error("temporarily_unavailable", refused.message, status=refused.status_code,
+                               headers={"Retry-After": str(refused.retry_after)})
 
     @classmethod
     def nul_refusal(cls):
@@ -152,7 +167,10 @@ class PortalTokenView(OAuthJsonAnswers, TokenView):
 
 
 class PortalRevokeTokenView(OAuthJsonAnswers, RevokeTokenView):
-    pass
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        # Revoked (or never valid, RFC 7009 says the same): 200 with nothing to read, said as JSON like every answer.
+        return JsonResponse({}) if response.status_code == 200 and not response.content else response
 
 
 class ClientMetadataChecked(OAuthJsonAnswers):

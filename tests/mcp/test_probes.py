@@ -10,30 +10,13 @@ from rest_framework.test import APIClient
 
 from agents_mcp.tools import BY_NAME, NOBODY, input_schemas
 from memory.models import AgentToken
-from tests.support.mcp import call, mcp_client, seed
+from tests.support.mcp import call, mcp_client, seed, tool_arguments
 
 MISSING = "no-such-id"
 # A value of every JSON type, and text a store or a path could choke on (a lone surrogate, which the client
 # cannot send, goes in a raw request below).
 HOSTILE = [None, -1, 10**30, True, [], {"$ref": "#/x"}, "", "\x00", "../../etc/passwd", "x" * 100_000,
            json.loads("[" * 200 + "]" * 200)]
-
-
-def _valid(uids: dict) -> dict:
-    """Arguments each tool accepts, for one person's items."""
-    return {
-        "context_build": {"query": "What is my secret word?"},
-        "message_append": {"session_id": "probe", "messages": [{"role": "user", "content": "hello"}]},
-        "item_search": {"kind": "facts", "text": "secret"},
-        "item_list": {"kind": "facts"},
-        "item_get": {"kind": "facts", "uid": uids["facts"]},
-        "item_delete": {"kind": "messages", "uid": uids["messages"]},
-        "correction_create": {"kind": "facts", "uid": uids["facts"], "object": "LLAMA"},
-        "trace_start": {"session_id": "probe", "task": "probe"},
-        "trace_step_add": {"trace_uid": uids["traces"], "thought": "probe"},
-        "trace_complete": {"trace_uid": uids["traces"], "outcome": "probe", "success": True},
-        "knowledge_search": {"profile": "probe", "query": "probe"},
-    }
 
 
 def _body(result) -> dict:
@@ -51,7 +34,7 @@ def test_another_persons_id_and_items_are_refused_exactly_as_the_api_refuses_the
     async def scenario():
         refused, guessed = {}, {}
         async with mcp_client(alice.url, alice.token) as client:
-            for name, arguments in _valid(theirs).items():
+            for name, arguments in tool_arguments(theirs).items():
                 if name in NOBODY:
                     continue
                 refused[name] = [_body(await client.call_tool(name, {**arguments, "user_id": who}))
@@ -79,7 +62,7 @@ def test_hostile_arguments_and_messages_get_errors_never_a_server_error_or_a_lea
 
     async def tool_probes():
         async with mcp_client(alice.url, alice.token) as client:
-            for name, arguments in _valid(mine).items():
+            for name, arguments in tool_arguments(mine).items():
                 for field in schemas[name]["properties"]:
                     for value in HOSTILE:
                         result = await client.call_tool(name, {**arguments, field: value})

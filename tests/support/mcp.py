@@ -52,6 +52,23 @@ def call(person: Connected, name: str, arguments: dict, *, mode: str = "auto"):
     return asyncio.run(run())
 
 
+def tool_arguments(uids: dict) -> dict:
+    """Arguments each tool accepts, for one person's items (their uids by kind: messages, facts, traces)."""
+    return {
+        "context_build": {"query": "What is my secret word?"},
+        "message_append": {"session_id": "probe", "messages": [{"role": "user", "content": "hello"}]},
+        "item_search": {"kind": "facts", "text": "secret"},
+        "item_list": {"kind": "facts"},
+        "item_get": {"kind": "facts", "uid": uids["facts"]},
+        "item_delete": {"kind": "messages", "uid": uids["messages"]},
+        "correction_create": {"kind": "facts", "uid": uids["facts"], "object": "LLAMA"},
+        "trace_start": {"session_id": "probe", "task": "probe"},
+        "trace_step_add": {"trace_uid": uids["traces"], "thought": "probe"},
+        "trace_complete": {"trace_uid": uids["traces"], "outcome": "probe", "success": True},
+        "knowledge_search": {"profile": "probe", "query": "probe"},
+    }
+
+
 def seed(person: Connected, word: str) -> dict:
     """Write one item of every kind through the tools, extracting as the worker would; return their uids."""
     appended = call(person, "message_append", {"session_id": "shared-session", "messages": [
