@@ -219,10 +219,10 @@ NAM_SWITCH_OVER = env.bool("NAM_SWITCH_OVER", default=False)
 if NAM_SWITCH_OVER:
     CELERY_BEAT_SCHEDULE["memory-nam-adopt"] = {"task": "memory.tasks.nam_adopt_task",
                                                 "schedule": env.float("NAM_ADOPT_SECONDS", default=60.0)}
-# Outboxes: accepted work still waiting this long is queued again by the Beat task (at most once per
-# WORK_REDISPATCH_SECONDS each), and work waiting longer than WORK_STUCK_SECONDS is reported as stuck.
+# Outboxes: accepted work still waiting this long is queued again by the Beat task when it is lost (never
+# queued, or no longer in its queue and not being run), and work waiting longer than WORK_STUCK_SECONDS is
+# reported as stuck.
 WORK_DISPATCH_DELAY_SECONDS = env.int("WORK_DISPATCH_DELAY_SECONDS", default=60)
-WORK_REDISPATCH_SECONDS = env.int("WORK_REDISPATCH_SECONDS", default=300)
 WORK_STUCK_SECONDS = env.int("WORK_STUCK_SECONDS", default=600)
 # A worker killed mid-extraction holds its message's claim this long; then a re-dispatch may run it.
 EXTRACTION_CLAIM_SECONDS = env.int("EXTRACTION_CLAIM_SECONDS", default=120)
