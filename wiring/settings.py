@@ -102,6 +102,8 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'portal.sqlite3'}")}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # A fresh clone has no var/ until Neo4j's launcher makes one, and it makes none for a Neo4j that already answers.
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     # A file, not memory, so that a worker process started by a test sees the test database; one
     # per test run, so that two runs side by side do not share it.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-portal-{os.getpid()}.sqlite3")}
