@@ -118,6 +118,11 @@ class Message(MemoryNode):
     source_url = StringProperty(help_text="A tool's message: the address its content was read from.")
     held_reasons = ArrayProperty(StringProperty(), help_text=(
         "Why a message from an untrusted source is held out of recall (memory.trust), in plain words."))
+    withheld = ArrayProperty(StringProperty(), help_text=(
+        "Why a message is no longer given to agents by the person's decision (an instruction it gave revoked, what "
+        "it would add rejected, something it said forgotten), in plain words."))
+    forgotten = ArrayProperty(StringProperty(), help_text=(
+        "The uids of what the person forgot that this message stated: extracting it again leaves them out."))
     next_message = RelationshipTo("Message", "NEXT_MESSAGE", cardinality=ZeroOrOne)
     mentions = RelationshipTo("Entity", "MENTIONS", model=Mention)
 

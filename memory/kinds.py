@@ -45,7 +45,7 @@ MESSAGES = Kind(
     name="messages", label="Message", category="history", title="Messages", item_title="Message",
     item_type="message", order_by="created_at",
     fields=("role", "content", "seq", "client_id", "agent_id", "created_at", "extraction_status",
-            "extraction_error", "tool_name", "source_url", "held_reasons"),
+            "extraction_error", "tool_name", "source_url", "held_reasons", "withheld"),
     search_query=cypher.MESSAGES_SEARCH, section="Relevant earlier messages:", default_limit=8,
 )
 FACTS = Kind(

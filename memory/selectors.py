@@ -18,7 +18,9 @@ from memory.kinds import KINDS, kind_get
 from memory.nam import person_names
 from memory.models import (CATEGORIES, Agent, ConsentRecord, Correction, Grant, HeldMemory, RetentionChoice,
                            RetentionPolicy, Subject)
+from memory.extraction.speakers import speaker_split
 from memory.trust import INSTRUCTION, item_source
+from memory.trust.claims import said_in, stated, value_key
 from memory.wording import fact_sentence, role_label
 from portal.exceptions import AccessDenied, ApplicationError, NotFound
 from portal.graphdb import moment, moment_parsed, rows, scalar, vector_search_filters
@@ -70,6 +72,43 @@ def subject_erasure_check_register(check: Callable[..., bool]) -> None:
 def subject_is_erased(*, user_id: str) -> bool:
     """Return whether a worker must refuse to write memory for this subject now, by every registered check."""
     return any(check(user_id=user_id) for check in ERASURE_CHECKS)
+
+
+# How many of the person's latest turns the details they gave are read from.
+PERSON_WORDS_READ = 500
+
+
+class PersonWords:
+    """The person as memory.trust reads a claim about them (trust.Person): the names their turns are labelled with,
+    whether their own words said no later than `before` hold a value, and the details they gave in their latest
+    turns, counting `pending`, their turns of an append not yet written. Each is read from the graph only when a text
+    needs it, once."""
+
+    def __init__(self, *, user_id: str, before: datetime | None = None):
+        self.user_id, self.before, self.pending = user_id, before, []
+        self._names: list[str] | None = None
+        self._stated: dict[str, set[str]] | None = None
+
+    def names(self) -> list[str]:
+        if self._names is None:
+            labels = [speaker_split(text)[0] for text in self.pending]
+            self._names = list(dict.fromkeys([*(row["name"] for row in rows(cypher.PERSON_NAMES, {
+                "user_id": self.user_id})), *filter(None, labels)]))
+        return self._names
+
+    def stated(self) -> dict[str, set[str]]:
+        if self._stated is None:
+            words = [row["content"] for row in rows(cypher.PERSON_WORDS, {
+                "user_id": self.user_id, "before": self.before, "limit": PERSON_WORDS_READ})]
+            self._stated = stated([*words, *self.pending])
+        return self._stated
+
+    def said(self, values: list[str]) -> set[str]:
+        keyed = [{"raw": v, "digits": k if k.isdigit() else None, "text": v.casefold()}
+                 for v in values if (k := value_key(v))]
+        found = {row["value"] for row in rows(cypher.PERSON_SAID, {"user_id": self.user_id, "values": keyed,
+                                                                    "before": self.before})}
+        return found | {v for v in values if said_in(v, self.pending)}
 
 
 def extractions_waiting(*, before: datetime, limit: int) -> list[WorkItem]:

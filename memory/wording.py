@@ -102,6 +102,7 @@ FIELD_LABELS = {
     "description": "Description", "session_id": "Conversation", "task": "Task", "outcome": "Outcome",
     "success": "Succeeded", "started_at": "Started", "completed_at": "Completed",
     "tool_name": "Tool", "source_url": "Read from", "held_reasons": "Kept out of what agents recall, because",
+    "withheld": "No longer given to agents, because",
     "source": "Whose words",
 }
 

@@ -133,6 +133,15 @@ def granted(make_subject, make_agent, api_for):
 
 
 @pytest.fixture
+def granted_person(granted):
+    """A subject who granted one agent access, signed in to their pages; returns (subject, agent, api, page)."""
+    subject, agent, api = granted
+    page = Client()
+    page.force_login(subject.account)
+    return subject, agent, api, page
+
+
+@pytest.fixture
 def chromium(monkeypatch):
     """Return (playwright, browser): Debian's Chromium, headless; Playwright never downloads one here."""
     from playwright.sync_api import sync_playwright

@@ -135,6 +135,20 @@ def held_at(node: str) -> str:
 
 # --- what forgetting shares -------------------------------------------------------------------------------
 
+def reason_add(*, node: str, field: str, reason: str) -> str:
+    """Return the clause adding `reason` (an expression) to a node's list property `field` once; a list is never
+    left empty: no reason is null, which is what reads test for."""
+    found = "coalesce(" + node + "." + field + ", [])"
+    return ("SET " + node + "." + field + " = CASE WHEN " + reason + " IN " + found + " THEN " + node + "." + field
+            + " ELSE " + found + " + " + reason + " END\n")
+
+
+def reason_remove(*, node: str, field: str, reason: str) -> str:
+    """Return the clause removing `reason` from a node's list property `field`, null once none is left."""
+    left = "[r IN coalesce(" + node + "." + field + ", []) WHERE r <> " + reason + "]"
+    return "SET " + node + "." + field + " = CASE WHEN size(" + left + ") = 0 THEN null ELSE " + left + " END\n"
+
+
 def statement_group(node: str) -> str:
     """Return the group a fact or preference is settled in (memory.ingest.StatementGroup) as a map: a fact's
     subject and predicate, a preference's topic; only one value holds at a time in a preference's, and in a

@@ -55,9 +55,10 @@ CALL () {
 
 
 def _recallable(node: str) -> str:
-    """Return the condition on a message that recall may serve: kept (retention), and not held out of recall by
-    memory.trust's rules (read once, at the append)."""
-    return node + ".held_reasons IS NULL AND " + kept(label="Message", node=node)
+    """Return the condition on a message that recall may serve: kept (retention), not held out of recall by
+    memory.trust's rules (read at the append, or when its memory was held), and not withheld by the person (an
+    instruction it gave revoked, what it would add rejected, something it said forgotten)."""
+    return node + ".held_reasons IS NULL AND " + node + ".withheld IS NULL AND " + kept(label="Message", node=node)
 
 
 # The session's last turns, walked back from the chain's tail.

@@ -5,17 +5,20 @@ Items past their retention are left out of every read, whether or not the period
 (clauses.kept).
 """
 
-from memory.cypher.clauses import (NODES_DELETE, expired, kept, kept_since, retention_cutoff, stated_by,
-                                   statement_group)
+from memory.cypher.clauses import (NODES_DELETE, expired, kept, kept_since, reason_add, retention_cutoff,
+                                   stated_by, statement_group)
 from memory.cypher.messages import EXPIRED_MESSAGES_FORGET, MESSAGE_FORGET
 from portal.graphdb import quoted
 
 
+# The messages that state a derived item n, as m.
+_STATED_IN = {"Fact": "(n)-[:EXTRACTED_FROM]->(m:Message)", "Preference": "(n)-[:EXTRACTED_FROM]->(m:Message)",
+              "Entity": "(m:Message)-[:MENTIONS]->(n)"}
 # Whose words each statement of a derived item is (trust.item_source reads them), and what a turn relaying the
 # person's words names.
-_SUPPORTS = {"Fact": "[(n)-[:EXTRACTED_FROM]->(m:Message) | " + stated_by("m", "n.subject", "n.object") + "]",
-             "Preference": "[(n)-[:EXTRACTED_FROM]->(m:Message) | " + stated_by("m", "n.topic") + "]",
-             "Entity": "[(m:Message)-[:MENTIONS]->(n) | " + stated_by("m", "n.name") + "]"}
+_SUPPORTS = {label: "[" + _STATED_IN[label] + " | " + stated_by("m", *said) + "]"
+             for label, said in (("Fact", ("n.subject", "n.object")), ("Preference", ("n.topic",)),
+                                 ("Entity", ("n.name",)))}
 
 
 def _projection(label: str, fields: tuple[str, ...]) -> str:
@@ -79,10 +82,26 @@ def _forget(label: str) -> str:
 
 
 def node_forget(*, label: str) -> str:
-    """Return the query that forgets one item of a label by uid, with what exists only for it."""
+    """Return the query that forgets one item of a label by uid, with what exists only for it.
+
+    The messages that stated a derived item are withheld from agents from then on ($withheld: why, in the person's
+    words; $revoked for a standing instruction), though the person still sees them, and remember its uid, so
+    extracting them again leaves it out: what the person forgot is served in no section of a later context. An
+    entity goes with the facts about it.
+    """
     if label == "Message":
         return MESSAGE_FORGET
-    return "MATCH (n:" + quoted(label) + " {uid: $uid, user_id: $user_id})\nWITH collect(n) AS batch\n" + _forget(label)
+    match = "MATCH (n:" + quoted(label) + " {uid: $uid, user_id: $user_id})\n"
+    if label not in _STATED_IN:
+        return match + "WITH collect(n) AS batch\n" + _forget(label)
+    if label == "Entity":  # a fact naming a forgotten entity would serve its name: it goes with it
+        match += "OPTIONAL MATCH (f:Fact {user_id: $user_id})-[:ABOUT]->(n)\nWITH n, collect(f) AS about\n"
+    reason = "CASE WHEN n.category = $instruction THEN $revoked ELSE $withheld END"
+    return (match + "WITH [n] + " + ("about" if label == "Entity" else "[]") + " AS batch\n"
+            "CALL (batch) {\n  UNWIND batch AS n\n  CALL (n) {\n    MATCH " + _STATED_IN["Fact"] + " RETURN m\n"
+            "    UNION\n    MATCH " + _STATED_IN["Entity"] + " RETURN m\n  }\n  WITH n, m WHERE m.user_id = $user_id\n  "
+            + reason_add(node="m", field="withheld", reason=reason) + "  "
+            + reason_add(node="m", field="forgotten", reason="n.uid") + "}\n" + _forget(label))
 
 
 def expired_forget(*, label: str) -> str:

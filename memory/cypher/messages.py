@@ -1,7 +1,7 @@
 """Cypher of messages: appended at the end of a conversation's chain, read by the extraction worker and its
 outbox, searched, and forgotten with what was derived only from them."""
 
-from memory.cypher.clauses import CONVERSATION_TAIL, expired, kept, statement_group
+from memory.cypher.clauses import CONVERSATION_TAIL, expired, kept, reason_add, reason_remove, statement_group
 
 # Locks the conversation node first (SET), so the tail read after it is the committed one even if
 # two writers got past the Redis lock: the chain cannot fork.
@@ -48,6 +48,31 @@ RETURN m.uid AS uid, m.seq AS seq, m.client_id AS client_id
 ORDER BY m.seq
 """
 
+# --- the person's own words, as memory.trust reads a claim about them -----------------------------------
+
+# The names the person's own turns are labelled with ("Caroline: ...").
+PERSON_NAMES = """
+MATCH (m:Message {user_id: $user_id}) WHERE m.role = 'user' AND m.speaker IS NOT NULL
+RETURN DISTINCT m.speaker AS name LIMIT 20
+"""
+# The person's own latest turns said no later than $before (memory.trust reads the details they gave in them).
+PERSON_WORDS = """
+MATCH (m:Message) USING INDEX m:Message(user_id, created_at)
+WHERE m.user_id = $user_id AND m.created_at <= coalesce($before, datetime()) AND m.role = 'user'
+RETURN m.content AS content ORDER BY m.created_at DESC LIMIT $limit
+"""
+# Which of $values ({raw, digits, text}) the person's own turns said no later than $before hold: a number by its
+# digits, whatever separates them, anything else by its text, case-folded (memory.selectors.PersonWords).
+PERSON_SAID = """
+MATCH (m:Message {user_id: $user_id}) WHERE m.role = 'user' AND ($before IS NULL OR m.created_at <= $before)
+WITH toLower(m.content) AS text,
+     reduce(t = m.content, separator IN [' ', '-', '.', '(', ')', '+'] | replace(t, separator, '')) AS digits
+UNWIND $values AS v
+WITH v, text, digits
+WHERE (v.digits IS NOT NULL AND digits CONTAINS v.digits) OR (v.digits IS NULL AND text CONTAINS v.text)
+RETURN DISTINCT v.raw AS value
+"""
+
 # --- the extraction worker and its outbox -----------------------------------------------------------
 
 MESSAGE_FOR_EXTRACTION = """
@@ -58,7 +83,8 @@ WITH c, m, earlier ORDER BY earlier.seq
 RETURN m.uid AS uid, c.session_id AS session_id, m.content AS content, m.role AS role, m.agent_id AS agent_id,
        m.extraction_status AS status, m.explicit AS explicit, m.created_at AS created_at, m.seq AS seq,
        m.stored_at AS stored_at, m.tool_name AS tool_name, m.source_url AS source_url,
-       m.held_reasons AS held_reasons, m.embedding IS NULL AS unembedded, collect(earlier {.role, .content}) AS earlier
+       m.held_reasons AS held_reasons, m.forgotten AS forgotten, m.embedding IS NULL AS unembedded,
+       collect(earlier {.role, .content}) AS earlier
 """
 
 # A message is appended without its vector; the extraction worker sets it first (recall by meaning
@@ -90,6 +116,19 @@ MESSAGE_EXTRACTION_STATUS = """
 MATCH (m:Message {uid: $uid, user_id: $user_id})
 SET m.extraction_status = $status, m.extraction_error = $error
 """
+
+# Why a message is held out of recall (memory.trust): set when the strict rule holds what it would add, cleared when
+# the person approves it (null), set again when that approval is undone.
+MESSAGE_HELD_SET = """
+MATCH (m:Message {uid: $uid, user_id: $user_id})
+SET m.held_reasons = $reasons
+"""
+
+# The person's decision that a message is no longer given to agents ($reason, in their words), and its undoing.
+MESSAGE_WITHHOLD = "MATCH (m:Message {uid: $uid, user_id: $user_id})\n" + reason_add(
+    node="m", field="withheld", reason="$reason")
+MESSAGE_RELEASE = "MATCH (m:Message {uid: $uid, user_id: $user_id})\n" + reason_remove(
+    node="m", field="withheld", reason="$reason")
 
 # Re-extraction marks the messages of some statuses (one person's, or everyone's) pending again, in the
 # write that finds them: pending is their place in the extraction outbox. Ids only, never content.

@@ -10,6 +10,7 @@ one the person stated themselves, waits for them.
 from memory import cypher
 from memory.extraction import Extraction
 from memory.models import Agent, Grant, HeldMemory, HeldStatus, Subject
+from memory.selectors import PersonWords
 from memory.trust import (ACCEPTED_BY, AGENT, CORRECTED_BY_AGENT, ROLE_SOURCES, TRUSTED, fact_reasons,
                           preference_reasons)
 from memory.wording import fact_sentence
@@ -29,10 +30,13 @@ def message_source(message: dict) -> str:
 def memory_hold(*, subject: Subject, agent: Agent | None, message: dict, extraction: Extraction) -> str:
     """Decide what the memory a message would add becomes (APPLY, HOLD or DROP); a hold is written as a HeldMemory.
 
-    A decision the person made stands on every later run: approved applies, rejected adds nothing (DROP).
+    A message whose words are held out of recall waits for the person even when it would add nothing else, so that
+    they can let agents recall it. A decision the person made stands on every later run: approved applies, rejected
+    adds nothing (DROP).
     """
     source = message_source(message)
-    if source in TRUSTED or not (extraction.entities or extraction.facts or extraction.preferences):
+    adds = extraction.entities or extraction.facts or extraction.preferences
+    if source in TRUSTED or not (adds or message["held_reasons"]):
         return APPLY
     decided = HeldMemory.objects.filter(subject=subject, message_uid=message["uid"]).values_list(
         "status", flat=True).first()
@@ -44,13 +48,15 @@ def memory_hold(*, subject: Subject, agent: Agent | None, message: dict, extract
     policy = grant.effective_untrusted_writes if grant else APPLY
     if policy == DROP and decided is None:
         return DROP
-    reasons = _reasons(user_id=subject.user_id, message=message, extraction=extraction)
-    if policy == HOLD:
-        reasons = [REVIEWED, *reasons]
+    strict = _reasons(user_id=subject.user_id, message=message, extraction=extraction)
+    reasons = [REVIEWED, *strict] if policy == HOLD else strict
     if not reasons and decided is None:
         return APPLY
     _held_write(subject=subject, agent=agent, message=message, source=source, extraction=extraction,
                 reasons=reasons or [REVIEWED])
+    if strict and not message["held_reasons"] and ROLE_SOURCES[message["role"]] not in TRUSTED:
+        # What the strict rule holds of a message is held in every section: its words are not recalled either.
+        graphdb.run(cypher.MESSAGE_HELD_SET, {"uid": message["uid"], "user_id": subject.user_id, "reasons": strict})
     return HOLD
 
 
@@ -60,10 +66,11 @@ def _reasons(*, user_id: str, message: dict, extraction: Extraction) -> list[str
     # On the person's own turn, a value the turn itself says is their words relayed, not the agent's.
     said = message["content"].casefold() if message["role"] == "user" else ""
     facts = [f for f in extraction.facts if not (said and f.object.casefold() in said)]
+    person = PersonWords(user_id=user_id, before=message["created_at"])
     for fact in facts:
-        reasons += fact_reasons(subject=fact.subject, predicate=fact.predicate, object=fact.object)
+        reasons += fact_reasons(subject=fact.subject, predicate=fact.predicate, object=fact.object, person=person)
     for preference in extraction.preferences:
-        reasons += preference_reasons(category=preference.category, preference=preference.preference)
+        reasons += preference_reasons(category=preference.category, preference=preference.preference, person=person)
     single = [{"subject_key": f.subject.lower(), "predicate": f.predicate, "object_key": f.object.lower()}
               for f in facts if f.cardinality == "single"]
     if single and graphdb.scalar(cypher.FACTS_PERSON_STATED, {

@@ -64,6 +64,11 @@ def entity_uid(*, user_id: str, type: str, name: str) -> str:
     return derived_uid(user_id, "entity", type, entity_key(name))
 
 
+def fact_uid(*, user_id: str, subject: str, predicate: str, object: str) -> str:
+    """Return the one uid of a person's fact of this subject, predicate and object, whoever states it."""
+    return derived_uid(user_id, "fact", subject.lower(), predicate, object.lower())
+
+
 def preference_uid(*, user_id: str, topic: str, polarity: str) -> str:
     """Return the one uid of a person's preference on a topic, said in whichever words, and of one polarity."""
     return derived_uid(user_id, "preference", preference_topic_key(topic), polarity)

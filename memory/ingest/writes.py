@@ -2,7 +2,7 @@
 written as statements of it; then resolution and supersession for what it said."""
 
 import json
-from datetime import date
+from datetime import date, datetime
 
 from neo4j.exceptions import ClientError
 from neomodel import db
@@ -14,7 +14,7 @@ from memory.extraction.rules import predicate_cardinality, preference_topic, pre
 from memory.extraction.speakers import speaker_split
 from memory.ingest.corrections import corrections_follow
 from memory.ingest.holding import APPLY, DROPPED, HOLD, memory_hold
-from memory.ingest.keys import (Statement, derived_uid, entity_key, entity_uid, preference_topic_split,
+from memory.ingest.keys import (Statement, entity_key, entity_uid, fact_uid, preference_topic_split,
                                 preference_uid)
 from memory.ingest.resolution import entities_resolve
 from memory.ingest.supersession import StatementGroup, group_settle, preferences_settle
@@ -57,13 +57,7 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
     created_at = row["created_at"].to_native()
     statement = Statement(message_uid=message_uid, created_at=created_at, seq=row["seq"],
                           stored_at=(row["stored_at"] or row["created_at"]).to_native())
-    if row["explicit"]:
-        extraction = extraction_from_explicit(json.loads(row["explicit"]))
-    else:
-        extraction = get_extractor().extract(
-            text=row["content"], role=row["role"], reference_date=created_at.date(),
-            context=[Turn(role=t["role"], content=t["content"]) for t in row["earlier"]],
-        )
+    extraction = _forgotten_left_out(_extraction(row, created_at), user_id=user_id, forgotten=row["forgotten"])
     held = memory_hold(subject=subject, agent=agent, message=row, extraction=extraction)
     if held != APPLY:
         _set_status(message_uid, user_id, "held" if held == HOLD else "skipped", None if held == HOLD else DROPPED)
@@ -79,6 +73,33 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
             return "gone"
         raise
     return "done"
+
+
+def _extraction(row: dict, created_at: datetime) -> Extraction:
+    """Return what a message states: the agent's explicit fields when it sent them, else the extractor's reading."""
+    if row["explicit"]:
+        return extraction_from_explicit(json.loads(row["explicit"]))
+    return get_extractor().extract(text=row["content"], role=row["role"], reference_date=created_at.date(),
+                                   context=[Turn(role=t["role"], content=t["content"]) for t in row["earlier"]])
+
+
+def _forgotten_left_out(extraction: Extraction, *, user_id: str, forgotten: list[str] | None) -> Extraction:
+    """Leave out of a message's extraction what the person forgot of it (memory.graph.Message.forgotten), so
+    extracting it again brings none of it back."""
+    if not forgotten:
+        return extraction
+    gone = set(forgotten)
+    extraction.entities = [e for e in extraction.entities
+                           if entity_uid(user_id=user_id, type=e.type, name=e.name) not in gone]
+    extraction.facts = [f for f in extraction.facts if fact_uid(
+        user_id=user_id, subject=f.subject, predicate=f.predicate, object=f.object) not in gone]
+    extraction.preferences = [p for p in extraction.preferences if preference_uid(
+        user_id=user_id, topic=_topic(p), polarity=p.polarity) not in gone]
+    return extraction
+
+
+def _topic(preference: ExtractedPreference) -> str:
+    return preference_topic(preference.topic) or preference_topic(preference.preference)
 
 
 def message_copies_fill(*, batch: int = COPIES_BATCH) -> int:
@@ -205,9 +226,9 @@ def _facts_write(*, user_id: str, statement: Statement, facts: list[ExtractedFac
     """Link each fact to the message as one statement of it, then settle which of its kind is current."""
     rows, groups = [], {}
     for index, (fact, vector) in enumerate(zip(facts, vectors)):
-        subject_key, object_key = fact.subject.lower(), fact.object.lower()
+        subject_key = fact.subject.lower()
         rows.append({
-            "uid": derived_uid(user_id, "fact", subject_key, fact.predicate, object_key),
+            "uid": fact_uid(user_id=user_id, subject=fact.subject, predicate=fact.predicate, object=fact.object),
             "subject": fact.subject, "predicate": fact.predicate, "object": fact.object, "embedding": vector,
             "confidence": fact.confidence, "valid_from": fact.valid_from or statement.created_at,
             "statement_key": statement.key(fact.valid_from, index), "cardinality": fact.cardinality,
@@ -228,7 +249,7 @@ def _preferences_write(*, user_id: str, statement: Statement, preferences: list[
     one node; then settle the person's preferences by meaning (preferences_settle)."""
     rows = []
     for index, (preference, vector) in enumerate(zip(preferences, vectors)):
-        topic = preference_topic(preference.topic) or preference_topic(preference.preference)
+        topic = _topic(preference)
         rows.append({
             "uid": preference_uid(user_id=user_id, topic=topic, polarity=preference.polarity), "topic": topic,
             "topic_key": preference_topic_key(topic),

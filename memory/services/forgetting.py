@@ -16,6 +16,7 @@ from neomodel import db
 from memory import cypher, ingest
 from memory.kinds import ENTITIES, FACTS, KINDS, MESSAGES, PREFERENCES, TRACES, kind_get
 from memory.models import Correction, HeldMemory
+from memory.trust import INSTRUCTION
 from portal import graphdb
 from portal.audit import Actor, audit_record
 from portal.exceptions import NotFound
@@ -27,10 +28,14 @@ ERASE_BATCH = 5000
 # In retention's order: what is derived from messages first, then the messages (with what only they supported),
 # then traces.
 EXPIRED_ORDER = (FACTS, PREFERENCES, ENTITIES, MESSAGES, TRACES)
+# Why a message is no longer given to agents once the person forgot something it said (memory.graph.Message.withheld).
+FORGOTTEN = "you asked to forget something it said"
+REVOKED = "you revoked the instruction it gave"
 
 
 def item_delete(*, user_id: str, kind: str, uid: str, actor: Actor, reason: str = "") -> int:
-    """Forget one item of a subject, with what was derived only from it; return the nodes deleted.
+    """Forget one item of a subject, with what was derived only from it; return the nodes deleted. The messages that
+    stated a fact, preference or entity are no longer given to agents, and extracting them again leaves it out.
 
     Every path (the agent API, the person's own pages, staff review) comes here, so each writes its audit row.
     """
@@ -38,7 +43,8 @@ def item_delete(*, user_id: str, kind: str, uid: str, actor: Actor, reason: str 
     # The rows go in the graph's transaction and commit after it: a database that refuses them (locked by another
     # writer) undoes the forgetting too, so the caller's "nothing was changed" holds.
     with transaction.atomic(), db.transaction:
-        forgotten = graphdb.rows(item.forget_query, {"user_id": user_id, "uid": uid})[0]
+        forgotten = graphdb.rows(item.forget_query, {"user_id": user_id, "uid": uid, "withheld": FORGOTTEN,
+                                                     "revoked": REVOKED, "instruction": INSTRUCTION})[0]
         if not forgotten["nodes"]:
             raise NotFound(f"No {item.item_title.lower()} with that id.")
         groups_settle(user_id=user_id, groups=_groups(forgotten))

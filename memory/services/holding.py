@@ -13,6 +13,8 @@ from portal.exceptions import ApplicationError
 from portal.outbox import work_enqueue
 
 REJECTED = "You did not approve what it would add."
+# Why a message whose held memory the person rejected is no longer given to agents (memory.graph.Message.withheld).
+WITHHELD_REJECTED = "you did not approve it"
 # Which decision each state takes, and to which state.
 DECISIONS = {"approve": (HeldStatus.HELD, HeldStatus.APPROVED), "reject": (HeldStatus.HELD, HeldStatus.REJECTED),
              "undo": (None, HeldStatus.HELD)}
@@ -40,18 +42,24 @@ def held_decide(*, held: HeldMemory, decision: str, actor: Actor) -> HeldMemory:
 
 
 def _graph_follow(*, held: HeldMemory, was: str) -> None:
-    """Bring the graph to the decision: an approval queues the message's extraction again; undoing one forgets what
-    it wrote; a rejection (or undoing it) only says so on the message."""
+    """Bring the graph to the decision: an approval lets agents recall the message and queues its extraction again;
+    undoing one forgets what it wrote and holds the message again; a rejection withholds the message from agents in
+    every section, and undoing it lets it wait again."""
     user_id, uid = held.subject.user_id, held.message_uid
+    message = {"uid": uid, "user_id": user_id}
     if held.status == HeldStatus.APPROVED:
+        # Approved, its words are recalled too.
+        graphdb.run(cypher.MESSAGE_HELD_SET, {**message, "reasons": None})
         _status_set(user_id=user_id, uid=uid, status="pending", error=None)
         transaction.on_commit(lambda: work_enqueue(kind="extractions", entries=[(uid, (uid, user_id))]))
         return
     if was == HeldStatus.APPROVED:
         with db.transaction:
-            forgotten = graphdb.rows(cypher.MESSAGE_MEMORY_FORGET, {"user_id": user_id, "uid": uid})[0]
+            forgotten = graphdb.rows(cypher.MESSAGE_MEMORY_FORGET, message)[0]
             groups_settle(user_id=user_id, groups=[ingest.StatementGroup(**g) for g in forgotten["groups"]])
+            graphdb.run(cypher.MESSAGE_HELD_SET, {**message, "reasons": held.reasons})
     rejected = held.status == HeldStatus.REJECTED
+    graphdb.run(cypher.MESSAGE_WITHHOLD if rejected else cypher.MESSAGE_RELEASE, {**message, "reason": WITHHELD_REJECTED})
     _status_set(user_id=user_id, uid=uid, status="skipped" if rejected else "held", error=REJECTED if rejected else None)
 
 

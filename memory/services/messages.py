@@ -14,7 +14,7 @@ from neomodel import db
 from memory import cypher
 from memory.extraction.speakers import speaker_split
 from memory.models import Agent, Subject
-from memory.selectors import consented_categories
+from memory.selectors import PersonWords, consented_categories
 from memory.services.grants import consent_refusal
 from memory.trust import ROLE_SOURCES, TRUSTED, held_reasons
 from portal import graphdb
@@ -52,15 +52,19 @@ def messages_append(*, subject: Subject, agent: Agent, session_id: str, messages
     if "history" not in consented_categories(subject=subject, agent=agent):
         return [{"client_message_id": m.get("client_message_id"), **consent_refusal(category="history")}
                 for m in messages]
-    rows = [
-        {"role": m["role"], "content": m["content"], "client_id": m.get("client_message_id"),
-         "content_hash": content_hash(role=m["role"], content=m["content"]), "explicit": _explicit(m),
-         "created_at": m.get("created_at"), "label": speaker_split(m["content"])[0],
-         "tool_name": m.get("tool_name"), "source_url": m.get("source_url"),
-         # read once, at the append: the person's own words are never held
-         "held_reasons": None if ROLE_SOURCES[m["role"]] in TRUSTED else held_reasons([m["content"]])}
-        for m in messages
-    ]
+    person = PersonWords(user_id=subject.user_id)
+    rows = []
+    for m in messages:
+        trusted = ROLE_SOURCES[m["role"]] in TRUSTED
+        rows.append({
+            "role": m["role"], "content": m["content"], "client_id": m.get("client_message_id"),
+            "content_hash": content_hash(role=m["role"], content=m["content"]), "explicit": _explicit(m),
+            "created_at": m.get("created_at"), "label": speaker_split(m["content"])[0],
+            "tool_name": m.get("tool_name"), "source_url": m.get("source_url"),
+            # read once, at the append, against what the person said before it: their own words are never held
+            "held_reasons": None if trusted else held_reasons([m["content"]], person=person)})
+        if m["role"] == "user":
+            person.pending.append(m["content"])
     return conversation_append(user_id=subject.user_id, agent_id=agent.agent_id, session_id=session_id, rows=rows)
 
 

@@ -5,7 +5,7 @@ import json
 from memory import cypher
 from memory.embeddings import get_embedder
 from memory.models import Agent, Subject
-from memory.selectors import consent_require, consented_categories
+from memory.selectors import PersonWords, consent_require, consented_categories
 from memory.services.grants import consent_refusal
 from memory.trust import held_reasons
 from portal import graphdb
@@ -53,7 +53,8 @@ def trace_complete(*, subject: Subject, agent: Agent, trace_uid: str, outcome: s
     texts = graphdb.scalar(cypher.TRACE_TEXTS, {"user_id": subject.user_id, "trace_uid": trace_uid}) or []
     completed = graphdb.scalar(cypher.TRACE_COMPLETE, {
         "user_id": subject.user_id, "trace_uid": trace_uid, "outcome": outcome, "success": success,
-        "held_reasons": held_reasons([*texts, outcome]),  # held whole: a thought may say what its action does not
+        # held whole: a thought may say what its action does not
+        "held_reasons": held_reasons([*texts, outcome], person=PersonWords(user_id=subject.user_id)),
     })
     if completed is None:
         raise NotFound("No open reasoning trace with that id.")

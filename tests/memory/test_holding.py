@@ -14,14 +14,6 @@ pytestmark = pytest.mark.django_db
 IBAN = "DE89 3704 0044 0532 0130 00"
 
 
-@pytest.fixture
-def person(granted):
-    subject, agent, api = granted
-    page = Client()
-    page.force_login(subject.account)
-    return subject, agent, api, page
-
-
 def _agent_says(api, user_id, content, role="assistant", **fields) -> tuple[str, str]:
     """Append one message of the agent's (or a tool's) and run its extraction; return its uid and what happened."""
     response = append(api, user_id, [{"role": role, "content": content, **fields}])
@@ -40,8 +32,8 @@ def _context(api, user_id, query) -> str:
                     format="json").json()["context"]
 
 
-def test_a_planted_account_waits_for_the_person_and_approve_undo_and_reject_hold(person):
-    subject, _, api, page = person
+def test_a_planted_account_waits_for_the_person_and_approve_undo_and_reject_hold(granted_person):
+    subject, _, api, page = granted_person
     uid, outcome = _agent_says(api, subject.user_id, "Noted.",
                                facts=[{"subject": "user", "predicate": "HAS_IBAN", "object": IBAN}])
     assert outcome == "held" and _facts(api, subject.user_id) == set()
@@ -70,8 +62,8 @@ def test_a_planted_account_waits_for_the_person_and_approve_undo_and_reject_hold
     assert not HeldMemory.objects.filter(subject=subject).exists()  # forgetting the message forgets what it held
 
 
-def test_the_persons_own_words_and_the_agent_relaying_them_are_never_held(person):
-    subject, _, api, _ = person
+def test_the_persons_own_words_and_the_agent_relaying_them_are_never_held(granted_person):
+    subject, _, api, _ = granted_person
     say(api, subject.user_id, "I work at Contoso Bank.")
     say(api, subject.user_id, "My new account is DE89 3704 0044 0532 0130 00.",
         facts=[{"subject": "user", "predicate": "HAS_IBAN", "object": IBAN}])
@@ -79,8 +71,8 @@ def test_the_persons_own_words_and_the_agent_relaying_them_are_never_held(person
     assert not HeldMemory.objects.exists()
 
 
-def test_a_value_replacing_what_the_person_said_waits(person):
-    subject, _, api, _ = person
+def test_a_value_replacing_what_the_person_said_waits(granted_person):
+    subject, _, api, _ = granted_person
     say(api, subject.user_id, "I work at Contoso Bank.")
     _, outcome = _agent_says(api, subject.user_id, "Updated your employer.",
                              facts=[{"subject": "user", "predicate": "EMPLOYED_BY", "object": "Evil Corp",
@@ -89,8 +81,8 @@ def test_a_value_replacing_what_the_person_said_waits(person):
     assert "would replace what you said yourself" in HeldMemory.objects.get(subject=subject).reasons
 
 
-def test_the_persons_policy_holds_or_drops_what_the_agent_adds(person):
-    subject, agent, api, _ = person
+def test_the_persons_policy_holds_or_drops_what_the_agent_adds(granted_person):
+    subject, agent, api, _ = granted_person
     grant = Grant.objects.get(subject=subject, agent=agent)
     services.grant_untrusted_writes_set(grant=grant, policy="hold", actor=subject.account)
     _, outcome = _agent_says(api, subject.user_id, "Weather in Lisbon: sunny.", role="tool", tool_name="weather",
@@ -104,8 +96,8 @@ def test_the_persons_policy_holds_or_drops_what_the_agent_adds(person):
     assert _facts(api, subject.user_id) == {"Contoso Bank"}
 
 
-def test_another_persons_held_memory_cannot_be_seen_or_decided(person, make_subject):
-    subject, _, api, _ = person
+def test_another_persons_held_memory_cannot_be_seen_or_decided(granted_person, make_subject):
+    subject, _, api, _ = granted_person
     _agent_says(api, subject.user_id, "Noted.", facts=[{"subject": "user", "predicate": "HAS_IBAN", "object": IBAN}])
     held = HeldMemory.objects.get(subject=subject)
     stranger = Client()
@@ -115,8 +107,8 @@ def test_another_persons_held_memory_cannot_be_seen_or_decided(person, make_subj
     assert HeldMemory.objects.get(pk=held.pk).status == "held"
 
 
-def test_a_reviewer_sees_the_held_queue_and_its_count_and_decides(person, staff):
-    subject, _, api, _ = person
+def test_a_reviewer_sees_the_held_queue_and_its_count_and_decides(granted_person, staff):
+    subject, _, api, _ = granted_person
     uid, _ = _agent_says(api, subject.user_id, "Noted.",
                          facts=[{"subject": "user", "predicate": "HAS_IBAN", "object": IBAN}])
     _, client = staff("review_facts", "view_memory_content")
@@ -131,8 +123,8 @@ def test_a_reviewer_sees_the_held_queue_and_its_count_and_decides(person, staff)
     assert denied.get("/admin/review/held/").status_code == 403
 
 
-def test_each_item_says_whose_words_it_is(person):
-    subject, _, api, page = person
+def test_each_item_says_whose_words_it_is(granted_person):
+    subject, _, api, page = granted_person
     say(api, subject.user_id, "I work at Contoso Bank.")
     uid, _ = _agent_says(api, subject.user_id, "Lisbon is sunny today.", role="tool", tool_name="weather",
                          facts=[{"subject": "Lisbon", "predicate": "HAS_WEATHER", "object": "sunny"}])

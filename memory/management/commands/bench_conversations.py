@@ -57,7 +57,8 @@ MEMORY_COUNTS = """
 CALL (){ MATCH (f:Fact {user_id: $user_id}) RETURN count(f) AS facts }
 CALL (){ MATCH (p:Preference {user_id: $user_id}) RETURN count(p) AS preferences }
 CALL (){ MATCH (e:Entity {user_id: $user_id}) RETURN count(e) AS entities }
-RETURN facts, preferences, entities
+CALL (){ MATCH (m:Message {user_id: $user_id}) WHERE m.held_reasons IS NOT NULL RETURN count(m) AS held_messages }
+RETURN facts, preferences, entities, held_messages
 """
 
 # Canonical entities (not merged into another), to find two that share a normalised name and type.
@@ -442,7 +443,7 @@ def memory_hygiene(*, user_ids: list[str], turns: int) -> dict:
     counts = defaultdict(int)
     for user_id in user_ids:
         made = graphdb.rows(MEMORY_COUNTS, {"user_id": user_id})[0]
-        for kind in ("facts", "preferences", "entities"):
+        for kind in ("facts", "preferences", "entities", "held_messages"):
             counts[kind] += made[kind]
         keys = defaultdict(int)
         for entity in graphdb.rows(ENTITIES_UNMERGED, {"user_id": user_id}):

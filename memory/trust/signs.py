@@ -1,49 +1,11 @@
-"""Where a statement came from, and what text from an untrusted source may not do to memory.
-
-Each statement keeps its source: the person's own turn, the assistant, a named tool, a system turn,
-the agent's explicit fields, a correction, an import. The person, a correction and an import are
-trusted; the rest are the agent and what it read, and may be wrong or hostile (indirect prompt
-injection, planted records, an assistant speaking for the person).
-
-Text from an untrusted source is read against the rules below, a table of broad signs in the languages the
-portal is used in rather than of known attacks' phrases: one strong sign holds it, a sign naming the agent
-or its memory with one other, or three weak ones. Each says in plain words why it holds the text, for the
-person who reviews it. The person's own turns are never held: what reads as a standing instruction from
-them becomes one (`standing_instructions`).
+"""The signs that text is meant for a model rather than for the person: it speaks to an AI, asks to be remembered,
+overrides the agent's instructions, speaks for the person, talks about the agent or its memory, sets a standing rule,
+tells the agent what to do, keeps something from the person, sends something to an outside address, writes about
+the person to their agent, or touches money, logins, contact or identity details. Broad signs in the languages the
+portal is used in, each weighed with the others in memory.trust.SIGNALS.
 """
 
 import re
-from dataclasses import dataclass
-
-PERSON, ASSISTANT, TOOL, SYSTEM, AGENT, CORRECTION, IMPORT = (
-    "person", "assistant", "tool", "system", "agent", "correction", "import")
-SOURCES = (PERSON, ASSISTANT, TOOL, SYSTEM, AGENT, CORRECTION, IMPORT)
-TRUSTED = frozenset({PERSON, CORRECTION, IMPORT})
-# A derived item takes the trust of its best support, in this order.
-RANK = {CORRECTION: 0, PERSON: 1, IMPORT: 2, AGENT: 3, ASSISTANT: 4, SYSTEM: 5, TOOL: 6}
-ROLE_SOURCES = {"user": PERSON, "assistant": ASSISTANT, "tool": TOOL, "system": SYSTEM}
-# How a correction's maker is written (memory.services.corrections): an agent's own ("agent <id>") is the agent's
-# word until the person accepts it ("agent <id>, accepted by the person").
-CORRECTED_BY_AGENT = "agent "
-ACCEPTED_BY = ", accepted by "
-
-
-def correction_source(corrected_by: str) -> str:
-    """Return whose word a correction is: the agent's, when it corrected on its own, else a correction's (the person,
-    a reviewer, or an agent's proposal they accepted)."""
-    own = corrected_by.startswith(CORRECTED_BY_AGENT) and ACCEPTED_BY not in corrected_by
-    return AGENT if own else CORRECTION
-
-
-def item_source(*, supports: list[str], corrected_by: str | None) -> str:
-    """Return whose words a derived item is: the correction's that made it (`correction_source`), else its best
-    support's source (RANK), from its statements' roles (or `agent` for the agent's explicit fields); none, an
-    import."""
-    if corrected_by:
-        return correction_source(corrected_by)
-    found = {ROLE_SOURCES.get(support, support) for support in supports}
-    return min(found, key=RANK.__getitem__) if found else IMPORT
-
 
 _I = re.IGNORECASE
 
@@ -83,7 +45,7 @@ ADDRESSED = [
     r"\b(?:all['’]|per l['’])assistente\b",
     r"\b(?:para|ao) o assistente\b|\bassistente de IA\b",
     r"\b(?:aan de|voor de) assistent\b",
-    r"\b(?:ассистенту|для ИИ|для ассистента)\b",
+    r"\b(?:ассистенту|для ИИ|для ассистента|помощник\w*)\b",
     r"给\s*(?:AI)?\s*助手|致\s*(?:AI)?\s*助手|AI\s*助手",
     r"AI\s*アシスタントへ|アシスタントへ",
 ]
@@ -116,7 +78,9 @@ OVERRIDES = [
     r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+)*(?:previous\s+|prior\s+|"
     r"earlier\s+|above\s+|preceding\s+|existing\s+|original\s+|safety\s+|other\s+)*(?:instructions?|rules?|guidelines?|"
     r"directions?|prompts?|polic(?:y|ies)|restrictions?|filters?)\b",
-    r"\bsystem override\b|\bdeveloper mode\b|\bjailbr(?:eak|oken)\b|\bdo anything now\b|\byou are now DAN\b",
+    r"\bsystem override\b|\bdeveloper mode\b|\bрежим\w* разработчика\b|\bmodo (?:de )?desarroll\w*|"
+    r"\bmode développeur\b|\bEntwicklermodus\b|\bmodalità sviluppatore\b|\bmodo (?:de )?desenvolvedor\b|"
+    r"\bontwikkelaarsmodus\b|开发者模式|開発者モード|\bjailbr(?:eak|oken)\b|\bdo anything now\b|\byou are now DAN\b",
     r"\b(?:without|no)\s+(?:any\s+)?(?:restrictions|content filters?|guidelines|refusals|safety rules)\b",
     r"\bunrestricted mode\b|\bnever refuse\b|\bignore (?:every|all) safety\b",
     r"\btreat\b[^.!?]{0,60}\bas (?:a |an )?(?:command|instruction|order)s?\b",
@@ -145,7 +109,7 @@ SAID = (r"(?:said|says|told|confirmed|wants|prefers|asked|authori[sz]es|likes|ag
         r"hat gesagt|sagt|möchte|will|dijo|quiere|prefiere|autoriza|ha detto|vuole|preferisce|disse|quer|prefere|"
         r"zei|wil|сказал|хочет|说|要求|希望|が言った)")
 SPEAKS_FOR_PERSON = [
-    r"^\W*(?:user|human|customer|client|the person|utilisateur|nutzer|benutzer|usuario|utente|usuário|gebruiker|"
+    r"^\W*(?:you|user|human|customer|client|the person|utilisateur|nutzer|benutzer|usuario|utente|usuário|gebruiker|"
     r"пользователь|用户|ユーザー)\s*\]?\s*[:：]",
     r"\[\s*(?:the\s+)?(?:person|user|customer)\s+said\s*\]",
     rf"{PERSON_WORD}\s+(?:is|was|has been)\s+(?:fine|ok|okay|happy|comfortable)\s+with\b",
@@ -254,143 +218,3 @@ DIRECTIVE = [
 ]
 # Details that matter if wrong: money, logins, contact, identity, or somewhere to send things.
 SENSITIVE = [PAYMENT, CREDENTIAL, CONTACT, IDENTITY, DESTINATION]
-
-
-@dataclass(frozen=True)
-class Rule:
-    reason: str
-    weight: int
-    pattern: re.Pattern
-
-
-def _rule(reason: str, patterns: list[str], *, weight: int) -> Rule:
-    return Rule(reason, weight, re.compile("|".join(f"(?:{p})" for p in patterns), _I | re.MULTILINE))
-
-
-# A text is held when the weights of the rules it meets add up to HOLD: one strong rule, the agent named with
-# one other rule, or three weak ones.
-STRONG, NAMED, WEAK = 3, 2, 1
-HOLD = 3
-RULES = (
-    _rule("speaks to an AI rather than to you", ADDRESSED, weight=STRONG),
-    _rule("asks to be remembered", REMEMBERED, weight=STRONG),
-    _rule("tries to override the assistant's instructions", OVERRIDES, weight=STRONG),
-    _rule("speaks for you or corrects what you said", SPEAKS_FOR_PERSON, weight=STRONG),
-    _rule("talks about the assistant or its memory", META, weight=NAMED),
-    _rule("sets a standing rule", STANDING, weight=WEAK),
-    _rule("tells the assistant what to do", DIRECTIVE, weight=WEAK),
-    _rule("would keep something from you", KEPT_FROM_PERSON, weight=WEAK),
-    _rule("asks to be kept in mind", ASKS_TO_REMEMBER, weight=WEAK),
-    _rule("sends something to an outside address", SENDS_ELSEWHERE, weight=WEAK),
-    _rule("writes about you to your assistant", ABOUT_PERSON, weight=WEAK),
-    _rule("touches money, logins, contact or identity details", SENSITIVE, weight=WEAK),
-)
-# A sentence ends at a stop that no word follows straight on, so an address ("ana@books.example") stays whole.
-SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.!?](?=[\w@]))+(?:[.!?。！？]+|$)")
-_PAYMENT, _CREDENTIAL, _CONTACT, _IDENTITY, _CHANGED, _VALUE = (
-    re.compile(p, _I) for p in (PAYMENT, CREDENTIAL, CONTACT, IDENTITY, CHANGED, VALUE))
-_SECRET = re.compile(rf"{CREDENTIAL}\s*(?:is|was|:|=|est|ist|es|è|é|是|は)\s*['\"]?(?=\S*\d)\S{{3,}}", _I)
-DETAILS = "states payment, login, contact or identity details"
-
-
-def untrusted_reasons(text: str) -> list[str]:
-    """Return why text from an untrusted source may not become memory as it stands; empty when it may."""
-    met = [rule for rule in RULES if rule.pattern.search(text)]
-    reasons = [rule.reason for rule in sorted(met, key=lambda rule: -rule.weight)]
-    details = _details(text)
-    if details:
-        reasons.insert(0, DETAILS)
-    weight = sum(rule.weight for rule in met) + (STRONG if details else 0)
-    return reasons if weight >= HOLD else []
-
-
-def _details(text: str) -> bool:
-    """Whether a sentence states a payment or login detail with its value, or a changed contact or identity."""
-    if _SECRET.search(text):
-        return True
-    for sentence in SENTENCE.findall(text):
-        valued = _VALUE.search(sentence)
-        if valued and (_PAYMENT.search(sentence) or _CREDENTIAL.search(sentence)):
-            return True
-        if (_CONTACT.search(sentence) or _IDENTITY.search(sentence)) and _CHANGED.search(sentence) and (
-                valued or re.search(PERSON_WORD + r"|\byour\b|\bhis\b|\bher\b", sentence, _I)):
-            return True
-    return False
-
-
-# What the person tells their assistant to do from now on: a standing rule and a request about serving them.
-QUOTED = re.compile(r"[\"“”‘’«»「」『』][^\"“”‘’«»「」『』]{3,}[\"“”‘’«»「」『』]|(?<!\w)'[^']{3,}'(?!\w)")
-LASTING = [
-    *STANDING[:3],
-    r"\bplease remember\b|\bremember to\b|\bdon['’]t forget to\b|\bkeep in mind\b",
-]
-SERVE_ME = [
-    r"(?:^\s*|[,:;]\s*|\b(?:please|you(?:['’]ll| will| should| must| can))\s+)(?:(?:always|never)\s+)?(?:(?:answer|reply|respond|"
-    r"write|talk|speak|explain)\s+(?:to\s+)?me\b|(?:call|address|remind|ask|notify|text|email|e-mail|message|wake|cc|"
-    r"copy)\s+me\b|(?:use|forward|send|pay|book|route|cc|copy|include|put|file)\b[^.!?]{0,60}\b(?:my|me|mine)\b|"
-    r"keep (?:answers?|replies|it) (?:short|brief)\b|(?:always|never)\s+(?:answer|reply|respond|write|"
-    r"explain|format|summari[sz]e)\b)",
-    r"\b(?:réponds|répondez)-moi\b|\b(?:appelle|rappelle|envoie|écris)-moi\b|\butilise (?:mon|ma|mes)\b|\btransfère mes\b",
-    r"\b(?:antworte|antworten Sie|schreib|schick) mir\b|\bruf mich\b|\berinnere mich\b|\bnutze mein\w*|\bleite meine\b",
-    r"\b(?:respóndeme|contéstame|escríbeme|llámame|recuérdame|envíame)\b|\busa mi\b|\breenvía mis\b",
-    r"\b(?:rispondimi|scrivimi|chiamami|ricordami|inviami)\b|\busa il mio\b|\binoltra le mie\b",
-    r"\b(?:responda-me|me responda|me chame|me lembre|me envie)\b|\buse (?:minha|meu)\b|\bencaminhe (?:meus|minhas)\b",
-    r"\b(?:antwoord|schrijf|stuur) (?:mij|me)\b|\bbel me\b|\bherinner me\b|\bgebruik mijn\b",
-    r"\b(?:отвечай|пиши|напоминай) мне\b|\bиспользуй мой\b",
-    r"回复我|回答我|提醒我|称呼我|请用|用\w+回答|返事は|返信は|お願いします|と呼んで",
-]
-_LASTING = tuple(re.compile(p, _I) for p in LASTING)
-_SERVE_ME = tuple(re.compile(p, _I) for p in SERVE_ME)
-
-
-def standing_instructions(text: str) -> list[tuple[int, int]]:
-    """Return where the person's own words set a rule for how their assistant serves them from now on: the span of
-    each such sentence, in order.
-
-    Words the person quotes ("a classic injection reads 'ignore all previous instructions'") are left out.
-    """
-    unquoted = QUOTED.sub(lambda quote: " " * len(quote.group()), text)
-    return [sentence.span() for sentence in SENTENCE.finditer(unquoted)
-            if any(p.search(sentence.group()) for p in _LASTING) and any(p.search(sentence.group()) for p in _SERVE_ME)]
-
-
-# What an untrusted source may not write about the person without their approval: a fact of these kinds.
-PROTECTED_PREDICATE = re.compile(
-    r"(?:IBAN|ACCOUNT|CARD|BANK|PAYMENT|PAYOUT|WALLET|SORT_CODE|ROUTING|PASSWORD|PASSCODE|PIN|TOKEN|CREDENTIAL|LOGIN|"
-    r"SECRET|EMAIL|PHONE|MOBILE|ADDRESS|CONTACT|RESIDES|LIVES|NAME|BORN|BIRTH|PASSPORT|IDENTITY|SSN|NATIONAL_ID)")
-PERSON_SUBJECTS = frozenset({"user", "the user", "me", "i"})
-# A preference that tells the assistant how to act rather than saying what the person likes.
-ORDERS = re.compile(r"^\W*(?:always|never|do not|don't|end|start|begin|include|add|send|forward|reply|respond|answer|"
-                    r"use|approve|skip|ignore|share|pay|book|recommend|mention|link|call|tell)\b", _I)
-# The category of a preference that is the person's standing instruction (extraction files it there; the context
-# serves it in a section of its own).
-INSTRUCTION = "instruction"
-STANDING_CATEGORIES = frozenset({"communication", INSTRUCTION})
-STANDING_ADDED = "adds a standing instruction"
-
-
-def held_reasons(texts: list[str | None]) -> list[str] | None:
-    """Return why words from an untrusted source are held out of recall (every text's reasons, once each), or None.
-
-    Stored with what they are read from (a message at its append, a trace at its completion), so the flag never
-    depends on when it is read.
-    """
-    reasons = [reason for text in texts if text for reason in untrusted_reasons(text)]
-    return list(dict.fromkeys(reasons)) or None
-
-
-def fact_reasons(*, subject: str, predicate: str, object: str) -> list[str]:
-    """Return why a fact from an untrusted source waits for the person's approval; empty when it may apply."""
-    reasons = untrusted_reasons(f"{subject} {predicate.replace('_', ' ').lower()} {object}")
-    if subject.strip().lower() in PERSON_SUBJECTS and PROTECTED_PREDICATE.search(predicate):
-        reasons = [DETAILS, *reasons]
-    return list(dict.fromkeys(reasons))
-
-
-def preference_reasons(*, category: str, preference: str) -> list[str]:
-    """Return why a preference from an untrusted source waits for approval: one about how every answer is
-    given, or worded as an order, is a standing instruction."""
-    reasons = untrusted_reasons(preference)
-    if category.strip().lower() in STANDING_CATEGORIES or ORDERS.search(preference) or re.search(DESTINATION, preference):
-        reasons = [STANDING_ADDED, *reasons]
-    return list(dict.fromkeys(reasons))
