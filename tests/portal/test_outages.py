@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from neomodel import db
 
+from agents_mcp.tools import NOBODY
 from memory.selectors import item_list
 from tests.support.api import say
 from tests.support.boundaries import API, api_call
@@ -40,6 +41,7 @@ def _calls(person) -> dict:
              for name in API}
     calls["memory-api:item_delete"] = lambda: api.delete(f"/api/v1/users/{user}/facts/{uids['facts']}")
     for tool, arguments in tool_arguments(uids).items():
+        arguments = arguments if tool in NOBODY else {**arguments, "user_id": user}  # the agent is connected to no one
         body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}
         calls[f"mcp:{tool}"] = lambda body=body: Client(raise_request_exception=False).post("/mcp/", body, content_type="application/json",
                                                                HTTP_AUTHORIZATION=person["authorization"],
