@@ -142,6 +142,12 @@ class OAuthJsonAnswers:
     OAuth's error shape, never as a page: a value holding NUL, a method the endpoint does not answer, a store that
     does not answer (temporarily_unavailable, with Retry-After)."""
 
+    @classmethod
+    def as_view(cls, **initkwargs):
+        # Called by clients, with no cookies: django-oauth-toolkit exempts its views from CSRF on the dispatch this
+        # mixin overrides.
+        return csrf_exempt(super().as_view(**initkwargs))
+
     def dispatch(self, request, *args, **kwargs):
         try:
             return super().dispatch(request, *args, **kwargs)

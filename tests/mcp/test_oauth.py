@@ -12,6 +12,11 @@ from tests.support.mcp import REDIRECT, oauth_authorize, oauth_register, oauth_t
 pytestmark = pytest.mark.django_db
 
 
+def oauth_client() -> Client:
+    """A client of the authorization server: no cookies, and CSRF checked as for any caller."""
+    return Client(enforce_csrf_checks=True)
+
+
 def _oauth_error(response, status: int, error: str) -> dict:
     assert response.status_code == status, (response.status_code, response.content[:300])
     assert response["Content-Type"] == "application/json", response.content[:300]
@@ -21,7 +26,7 @@ def _oauth_error(response, status: int, error: str) -> dict:
 
 
 def test_registration_refuses_every_grant_type_the_metadata_does_not_offer():
-    client = Client()
+    client = oauth_client()
     offered = client.get("/.well-known/oauth-authorization-server").json()
     assert set(offered["grant_types_supported"]) == {"authorization_code", "refresh_token"}
     for grant_type in ("client_credentials", "password", "implicit", "urn:ietf:params:oauth:grant-type:device_code"):
@@ -39,13 +44,13 @@ def test_a_client_registered_for_a_grant_the_server_does_not_offer_is_refused_in
     application = get_application_model().objects.create(
         name="Old robot", client_type="confidential", authorization_grant_type="client-credentials",
         client_secret="robot-secret", hash_client_secret=False)
-    response = Client().post("/oauth/token/", {"grant_type": "client_credentials", "client_id": application.client_id,
+    response = oauth_client().post("/oauth/token/", {"grant_type": "client_credentials", "client_id": application.client_id,
                                                "client_secret": "robot-secret"})
     _oauth_error(response, 400, "unauthorized_client")
 
 
 def test_a_nul_character_is_refused_in_json_by_every_endpoint_a_client_calls():
-    client = Client()
+    client = oauth_client()
     registered = oauth_register(client).json()
     for path, data in (("/oauth/token/", {"grant_type": "authorization_code", "code": "a\x00b",
                                           "client_id": registered["client_id"]}),
@@ -59,7 +64,7 @@ def test_a_nul_character_is_refused_in_json_by_every_endpoint_a_client_calls():
 
 def test_a_client_the_person_revoked_must_ask_again_even_with_approval_prompt_auto():
     user = get_user_model().objects.create_user(username="reconnects", email="reconnects@example.com")
-    browser, client = Client(), Client()
+    browser, client = Client(), oauth_client()
     browser.force_login(user)
     registered = oauth_register(client).json()
     code = oauth_authorize(browser, registered["client_id"], allow=True)
@@ -76,6 +81,6 @@ def test_a_client_the_person_revoked_must_ask_again_even_with_approval_prompt_au
 
 
 def test_a_method_an_endpoint_does_not_answer_is_refused_in_json():
-    client = Client()
+    client = oauth_client()
     for method, path in (("get", "/oauth/token/"), ("put", "/oauth/revoke_token/"), ("get", "/oauth/register/")):
         _oauth_error(getattr(client, method)(path), 405, "invalid_request")
