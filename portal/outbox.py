@@ -75,7 +75,7 @@ def work_enqueue(*, kind: str, entries: list[tuple[str, tuple]]) -> int:
     outbox, and the Beat task queues it once the broker is back.
     """
     work = _KINDS[kind]
-    queued, at = [], time.time()
+    queued, at = [], time.time()  # each message says the moment its item's mark says: first in its queue, it is there
     for key, args in entries:
         try:
             work.task.apply_async(args, retry=False, ignore_result=True, headers={QUEUED_AT: at})
