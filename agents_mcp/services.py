@@ -4,6 +4,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from oauth2_provider.models import get_access_token_model, get_refresh_token_model
 
 from agents_mcp.models import ClientConnection
 from agents_mcp.oauth import ACTIONS
@@ -21,6 +22,8 @@ def connection_approve(*, application, user, scopes: list[str]) -> ClientConnect
     connection = ClientConnection.objects.select_related("agent").filter(application=application,
                                                                          subject=subject).first()
     if connection is None:
+        connection = _connection_reregistered(application=application, subject=subject)
+    if connection is None:
         name = (application.name or "MCP client")[:120]
         agent = Agent.objects.create(agent_id=f"{slugify(name)[:48] or 'mcp-client'}-{secrets.token_hex(3)}",
                                      name=name, scopes=actions)
@@ -36,6 +39,25 @@ def connection_approve(*, application, user, scopes: list[str]) -> ClientConnect
     audit_record(actor=user, action="client.connect", user_id=subject.user_id, target_type="agent",
                  target_id=connection.agent.agent_id, after={"client": application.client_id, "scopes": actions,
                                                              "categories": [c for c in CATEGORIES if c in scopes]})
+    return connection
+
+
+def _connection_reregistered(*, application, subject) -> ClientConnection | None:
+    """Return the person's connection of the same client registered before (same name, same redirect URIs), moved to
+    its new registration: a client that registers itself again on every start stays one agent of theirs. What the
+    old registration was given is revoked, so it cannot act beside the new one."""
+    connection = (ClientConnection.objects.select_related("agent", "application")
+                  .filter(subject=subject, application__name=application.name,
+                          application__redirect_uris=application.redirect_uris)
+                  .order_by("-created_at").first())
+    if connection is None:
+        return None
+    for refresh in get_refresh_token_model().objects.filter(application=connection.application, revoked__isnull=True):
+        refresh.revoke()
+    for access in get_access_token_model().objects.filter(application=connection.application):
+        access.revoke()
+    connection.application = application
+    connection.save(update_fields=["application"])
     return connection
 
 

@@ -3,12 +3,14 @@
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.html import format_html
 
 from governance import selectors, services
+from governance.views import receipt_response
 from governance.models import ErasureJob, ErasureScope, JobStatus
 from memory.models import CATEGORIES, RetentionPolicy
 from memory.selectors import subject_find
@@ -18,7 +20,7 @@ from portal.audit import audit_record
 from portal.exceptions import ApplicationError
 
 ERASE = "review.erase_subjects"
-admin.site.section_page_add("review", AdminPage("Staff erasure", "governance_erasure_request", (ERASE,)))
+admin.site.section_page_add("review", AdminPage("Erasure requests", "governance_erasure_request", (ERASE,)))
 
 
 class ErasureRequestForm(forms.Form):
@@ -48,7 +50,7 @@ class ErasureJobAdmin(admin.ModelAdmin):
     list_display = ("created_at", "scope", "category_label", "status", "nodes_deleted")
     list_filter = ("status", "scope", CategoryFilter)
     fields = readonly_fields = ("job_id", "created_at", "scope", "category_label", "status", "nodes_deleted",
-                                "finished_at", "error")
+                                "finished_at", "error", "receipt")
 
     @admin.display(description="category")
     def category_label(self, job):
@@ -57,6 +59,14 @@ class ErasureJobAdmin(admin.ModelAdmin):
     @admin.display(description="job id")
     def job_id(self, job):
         return format_html("<code>{}</code>", job.public_id)
+
+    @admin.display(description="receipt")
+    def receipt(self, job):
+        tombstone = getattr(job, "tombstone", None)
+        if tombstone is None or not tombstone.receipt:
+            return "none yet: the erasure has not finished"
+        return format_html('<a href="{}">Download the signed receipt</a>',
+                           reverse("admin:governance_erasurejob_receipt", args=[job.pk]))
 
     actions = ["residue_delete"]
 
@@ -97,8 +107,19 @@ class ErasureJobAdmin(admin.ModelAdmin):
     def get_urls(self):
         return [
             path("request/", self.admin_site.admin_view(self.erasure_request_view), name="governance_erasure_request"),
+            path("<int:job_id>/receipt/", self.admin_site.admin_view(self.receipt_view),
+                 name="governance_erasurejob_receipt"),
             *super().get_urls(),
         ]
+
+    def receipt_view(self, request, job_id):
+        """Download an erasure's signed receipt, as the person can."""
+        if not request.user.has_perm(ERASE):
+            raise PermissionDenied
+        job = ErasureJob.objects.filter(pk=job_id).select_related("tombstone").first()
+        if job is None:
+            raise Http404("No erasure with that id.")
+        return receipt_response(job, unfinished=reverse("admin:governance_erasurejob_change", args=[job.pk]))
 
     def erasure_request_view(self, request):
         """Show what would be erased for a person, then queue the erasure with the staff member's reason."""
@@ -111,13 +132,13 @@ class ErasureJobAdmin(admin.ModelAdmin):
             if subject is None:
                 form.add_error("user", "No user with that id or email.")
         if request.method == "POST" and subject is not None:
-            job = services.erasure_request(subject=subject, scope=ErasureScope.ALL, actor=request.user,
-                                           reason=form.cleaned_data["reason"])
-            messages.success(request, f"Erasure queued for {subject.account.email}; a worker erases it and leaves "
-                                      f"a tombstone (job {job.public_id}).")
+            services.erasure_request(subject=subject, scope=ErasureScope.ALL, actor=request.user,
+                                     reason=form.cleaned_data["reason"])
+            messages.success(request, f"Erasure queued for {subject.account.email}: their memory is erased from every "
+                                      "store, checked, and an erasure record kept.")
             return redirect("admin:governance_erasurejob_changelist")
         counts = selectors.node_counts(user_id=subject.user_id) if subject else None
-        context = {**self.admin_site.each_context(request), "opts": self.opts, "title": "Erase a user's memory",
+        context = {**self.admin_site.each_context(request), "opts": self.opts, "title": "Erasure requests",
                    "form": form, "person": subject, "counts": counts}
         return TemplateResponse(request, "admin/governance/erasurejob/erasure_request.html", context)
 

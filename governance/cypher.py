@@ -73,6 +73,19 @@ RETURN labels(n) AS labels, n.user_id AS owner, coalesce(n.uid, n.id, elementId(
 """
 
 
+# Where the server keeps its files: the byte-level scan reads them when they are on this machine.
+DIRECTORIES = """
+CALL dbms.listConfig() YIELD name, value
+WHERE name STARTS WITH 'server.directories.' OR name = 'initial.dbms.default_database'
+RETURN name, value
+"""
+
+# The store compaction the repository's launcher offers (tools/neo4j/Neo4jLauncher.java); another server has none.
+STORE_COMPACT_OFFERED = "SHOW PROCEDURES YIELD name WHERE name = 'portal.storeCompact' RETURN count(*) > 0 AS offered"
+STORE_COMPACT = "CALL portal.storeCompact() YIELD compaction RETURN compaction"
+STORE_COMPACTION = "CALL portal.storeCompaction() YIELD compaction RETURN compaction"
+
+
 # Each node is counted, and exported, under its first label only.
 def count(label: str) -> str:
     return "MATCH (n:" + quoted(label) + " {user_id: $user_id}) WHERE head(labels(n)) = $label RETURN count(n) AS n"
@@ -108,3 +121,12 @@ WITH text WHERE text IS :: STRING
 RETURN DISTINCT text
 """
 
+
+
+# The texts and the first components of the vectors of one label's nodes of the subject: what the byte-level scan
+# looks for after the erasure (governance.disk).
+def needle_sources(label: str) -> str:
+    return "MATCH (n:" + quoted(label) + """ {user_id: $user_id})
+RETURN [k IN $properties WHERE n[k] IS NOT NULL | n[k]] AS texts,
+       [k IN $vectors WHERE n[k] IS NOT NULL | n[k][0..16]] AS vectors
+"""

@@ -91,6 +91,15 @@ class ErasureTombstone(models.Model):
     residue_hits = models.JSONField(default=list, blank=True,
                                     help_text="Where the person's content was still found: label, property, node id.")
     erased_at = models.DateTimeField(default=timezone.now)
+    kinds = models.JSONField(default=dict, help_text="Nodes erased per label, counted before erasing.")
+    needles = models.BinaryField(null=True, editable=False, help_text=(
+        "What the byte-level scan looks for, sealed with a key derived from SECRET_KEY; destroyed once the disk "
+        "step has been checked again after a restart or a day."))
+    disk_erased_at = models.DateTimeField(null=True, blank=True, help_text="When the disk step ran after it.")
+    byte_checks = models.JSONField(default=list, blank=True, help_text=(
+        "Each byte-level scan: when, after what (the erasure, the disk step, a restart) and per place the files and "
+        "bytes read and the needles found."))
+    receipt = models.JSONField(default=dict, blank=True, help_text="The latest signed receipt.")
 
     class Meta:
         ordering = ["-erased_at"]

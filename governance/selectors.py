@@ -18,8 +18,9 @@ from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import Count, Max
 from django.db.models.functions import Cast
+from django.utils.text import Truncator
 
-from governance import cypher
+from governance import cypher, disk
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
 from memory.kinds import KINDS, category_labels, kind_get
 from memory.models import (CATEGORIES, Agent, ConsentRecord, Grant, MemoryAccess, MemoryAccessItem, RetentionChoice,
@@ -27,7 +28,7 @@ from memory.models import (CATEGORIES, Agent, ConsentRecord, Grant, MemoryAccess
 from memory import selectors as memory_selectors
 from memory.selectors import consented_categories, item_texts, retention_cutoffs, retention_days
 from memory.graph import RelatedTo, SameAs
-from memory.wording import fact_text, predicate_words, status_label, words
+from memory.wording import entity_type_label, fact_text, predicate_words, status_label, words
 from portal.exceptions import NotFound
 from portal import graphdb
 from portal.graphdb import rows, scalar
@@ -37,7 +38,11 @@ from portal.redis_clients import app_redis, broker_redis
 
 BROKER_QUEUE_TYPES = (b"list", "list")
 # How much of a message the entity graph shows on its node.
-MESSAGE_LABEL_CHARS = 80
+# The neighbourhood's drawing, in CSS pixels: wide enough for a tablet without scaling its 13 px text under 12 px,
+# each side's labels cut to what fits beside the middle (the list under it has them whole).
+DRAWING_WIDTH, DRAWING_ROW, DRAWING_PAD, DRAWING_SPREAD = 700, 52, 28, 104
+DRAWING_LABEL_CHARS = 26
+DRAWING_KINDS = {"fact": "a fact about it", "message": "a message that mentions it"}
 WORD = re.compile(r"\w+")
 # A text's fingerprints are its runs of RUN_WORDS words (the whole text when shorter); runs shorter
 # than RUN_CHARS characters ("thank you", "in the morning") are said by everyone and tell no one apart.
@@ -85,26 +90,43 @@ def export_label_counts(*, user_id: str) -> dict[str, int]:
 
 def entity_neighbourhood(*, user_id: str, uid: str, limit: int = 25) -> dict:
     """Return an entity with those it is related to (each with its link in `words`), the facts about it (each with
-    its `text`) and the messages that mention it, and all of them as graph elements."""
+    its `text`) and the messages that mention it, and the drawing of all of them."""
     row = memory_selectors.entity_neighbourhood(user_id=user_id, uid=uid, limit=limit)
     entity = row["entity"]
     related = [{**r, "words": _relation_words(r["link"])} for r in row["related"]]
     facts = [{"fact": f, "text": fact_text(f)} for f in row["facts"]]
-    nodes = [{"data": {"id": entity.uid, "label": entity.name, "kind": "entity", "center": True}}]
-    edges = []
-    for r in related:
-        nodes.append({"data": {"id": r["entity"].uid, "label": r["entity"].name, "kind": "entity"}})
-        source, target = (entity.uid, r["entity"].uid) if r["outgoing"] else (r["entity"].uid, entity.uid)
-        edges.append({"data": {"source": source, "target": target, "label": r["words"]}})
-    for f in facts:
-        nodes.append({"data": {"id": f["fact"].uid, "label": f["text"], "kind": "fact"}})
-        edges.append({"data": {"source": f["fact"].uid, "target": entity.uid, "label": "about"}})
-    for m in row["messages"]:
-        nodes.append({"data": {"id": m.uid, "label": m.content[:MESSAGE_LABEL_CHARS], "kind": "message"}})
-        edges.append({"data": {"source": m.uid, "target": entity.uid, "label": "mentions"}})
-    unique = list({n["data"]["id"]: n for n in nodes}.values())
+    connected = ([(r["words"], r["entity"].name, _entity_kind(r["entity"].type)) for r in related]
+                 + [("a fact about it", f["text"], "fact") for f in facts])
+    mentioned = [("mentioned in", m.content, "message") for m in row["messages"]]
     return {"entity": entity, "related": related, "facts": facts, "messages": row["messages"],
-            "elements": unique + edges}
+            "drawing": _drawing(center=entity.name, kind=_entity_kind(entity.type), left=connected, right=mentioned)}
+
+
+def _entity_kind(entity_type: str) -> str:
+    return entity_type_label(entity_type).replace(" ", "-")
+
+
+def _drawing(*, center: str, kind: str, left: list[tuple[str, str, str]], right: list[tuple[str, str, str]]) -> dict:
+    """Lay out an entity's neighbourhood as a drawing: the entity in the middle, what it is connected to on the left
+    and the messages that mention it on the right, one row each (a caption over a label), so no two labels meet and
+    each reads at its own size. Each side's items are (caption, text, kind); sizes are CSS pixels."""
+    height = max(len(left), len(right), 1) * DRAWING_ROW + 2 * DRAWING_PAD
+    cx, cy = DRAWING_WIDTH / 2, height / 2
+    nodes = []
+    for items, x, text_x, anchor in ((left, cx - DRAWING_SPREAD, cx - DRAWING_SPREAD - 12, "end"),
+                                     (right, cx + DRAWING_SPREAD, cx + DRAWING_SPREAD + 12, "start")):
+        top = cy - len(items) * DRAWING_ROW / 2
+        for i, (caption, text, node_kind) in enumerate(items):
+            y = top + DRAWING_ROW * (i + 0.5)
+            nodes.append({"x": x, "y": y, "text_x": text_x, "caption_y": y - 5, "label_y": y + 13, "anchor": anchor,
+                          "caption": caption, "title": text, "label": Truncator(text).chars(DRAWING_LABEL_CHARS),
+                          "kind": node_kind})
+    label = Truncator(center).chars(DRAWING_LABEL_CHARS)
+    box = len(label) * 9 + 20
+    kinds = dict.fromkeys([kind, *(n["kind"] for n in nodes)])
+    return {"width": DRAWING_WIDTH, "height": height, "cx": cx, "cy": cy, "nodes": nodes, "kind": kind,
+            "center": {"label": label, "box_x": cx - box / 2, "box_y": cy + 20, "box": box, "label_y": cy + 38},
+            "legend": [(k, DRAWING_KINDS.get(k, k.replace("-", " "))) for k in kinds]}
 
 
 def _relation_words(link: RelatedTo | SameAs) -> str:
@@ -385,19 +407,25 @@ def _matches(text: str, fingerprints: Fingerprints, lengths: list[int], starts: 
     return found
 
 
-def content_residue(*, fingerprints: Fingerprints) -> dict:
+def content_residue(*, fingerprints: Fingerprints, needles: list[disk.NodeNeedles] = ()) -> dict:
     """Look for the subject's fingerprints in every property of every node left that is not theirs.
 
     A hit in a node without an owner (another library's, one never adopted, one written by hand) is
     residue, reported as label, property and node id, never as content. Another person's memory is
     theirs even where it says what the subject said ("prefers dark mode in every app"): what it holds
     is counted as shared, and a node without an owner that holds only shared content is no residue.
+    The same pass drops from the byte-level scan's `needles` (disk.subject_needles) what any node left
+    holds (curated knowledge too: it may be on disk), and returns the rest as `needles`.
     """
     lengths, starts = fingerprints.run_lengths, fingerprints.run_starts
-    candidates, shared = [], set()
+    candidates, shared, shared_bytes = [], set(), set()
+    words = {needle for runs, tokens, _ in needles for needle in runs | tokens}
+    matcher = disk.Matcher(disk.Needles(tokens=words), words=True) if words else None
     for record in graphdb.stream(cypher.RESIDUE_TEXTS, {"user_id": fingerprints.user_id}):
         for key, value in record["texts"]:
             for text in value if isinstance(value, list) else [value]:
+                if matcher:  # what the graph still holds, anyone's or no one's, may be on disk
+                    shared_bytes |= matcher.found(text.encode())
                 found = _matches(text, fingerprints, lengths, starts)
                 if not found:
                     continue
@@ -407,7 +435,7 @@ def content_residue(*, fingerprints: Fingerprints) -> dict:
                     shared |= found - {fingerprints.user_id} - fingerprints.ids
     hits = {hit: None for hit, found in candidates if found - shared}
     return {"hits": [{"label": label, "property": key, "node": node} for label, key, node in hits],
-            "shared_with_others": len(shared)}
+            "shared_with_others": len(shared), "needles": disk.needles_unshared(nodes=needles, shared=shared_bytes)}
 
 
 def residue_scan(*, user_id: str, subject_pk: int, scope: str, category: str = "", work: list[str] = ()

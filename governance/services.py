@@ -12,15 +12,19 @@ from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
-from governance import cypher, selectors
+from governance import cypher, disk, receipts, selectors
 from governance.models import ErasureJob, ErasureScope, ErasureTombstone, ExportJob, JobStatus
 from memory import services as memory_services
-from memory.kinds import ERASE_ORDER, KINDS, category_labels
+from memory import selectors as memory_selectors
+from memory.kinds import ERASE_ORDER, KINDS, category_labels, kind_get
 from memory.models import (CATEGORIES, ConsentRecord, Correction, Grant, HeldMemory, MemoryAccess, RetentionChoice,
                            RetentionPolicy, Subject)
 from memory.selectors import retention_cutoffs
-from memory.wording import CATEGORY_HELP, CATEGORY_LABELS, PHRASES
+from memory.wording import (CATEGORY_HELP, CATEGORY_LABELS, PHRASES, category_label, entity_type_label, fact_sentence,
+                            moment, provenance, role_label, status_label)
 from portal.audit import Actor, audit_record
 from portal.exceptions import ApplicationError
 from portal.graphdb import rows, scalar
@@ -83,6 +87,7 @@ def export_build(*, job_id: int) -> ExportJob:
     generated_at = timezone.now()
     with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("README.md", _export_readme())
+        _readable_write(archive, subject=subject, generated_at=generated_at)
         _nodes_write(archive, job=job, counts=counts)
         relationships = _relationships_write(archive, user_id=user_id, labels=list(counts))
         _records_write(archive, subject=subject)
@@ -155,6 +160,71 @@ def _records_write(archive: zipfile.ZipFile, *, subject: Subject) -> None:
                    "said": held.said, "adds": held.adds, "reasons": held.reasons, "status": held.status,
                    "agent": held.agent.agent_id if held.agent else None, "created_at": held.created_at,
                    "decided_at": held.decided_at})
+
+
+def _readable_write(archive: zipfile.ZipFile, *, subject: Subject, generated_at) -> None:
+    """Write memory.html: the person's memory to read in any browser, in the words of their pages (a fact as a
+    sentence, a status, who decided), a page of items at a time; no predicate, key or id."""
+    user_id = subject.user_id
+    granted = Grant.objects.filter(subject=subject).values_list("agent__agent_id", flat=True)
+    names = selectors.agent_names(agent_ids=set(granted))
+    with archive.open("memory.html", "w", force_zip64=True) as raw, io.TextIOWrapper(raw, encoding="utf-8") as out:
+        out.write(render_to_string("governance/export_memory.html", {"generated_at": generated_at,
+                                                                     "email": subject.account.email}))
+        for kind in KINDS:
+            out.write(format_html("<section><h2>{}</h2><ul>", kind.title))
+            cursor, written = None, 0
+            while True:
+                found = memory_selectors.item_list(user_id=user_id, kind=kind.name, cursor=cursor, limit=EXPORT_PAGE)
+                for item in found["items"]:
+                    out.write(format_html("<li>{}</li>", _readable_item(kind.name, item, names)))
+                    written += 1
+                cursor = found["next"]
+                if not cursor:
+                    break
+            out.write(format_html("{}</ul></section>", "" if written else mark_safe("<li>None.</li>")))
+        out.write(format_html("<section><h2>{}</h2><ul>", "Consent: what you decided"))
+        for record in ConsentRecord.objects.filter(subject=subject).select_related("agent").order_by("pk"):
+            out.write(format_html("<li>{}: {} {} {} to {}.</li>", moment(record.created_at),
+                                  "you" if record.actor_id == subject.account_id else "the portal",
+                                  "gave" if record.granted else "withdrew",
+                                  record.agent.name if record.agent else "any other agent",
+                                  category_label(record.category).lower()))
+        out.write(format_html("</ul></section><section><h2>{}</h2><ul>", "Who was given your memory"))
+        for access in MemoryAccess.objects.filter(subject=subject).select_related("agent").order_by("pk").iterator():
+            out.write(format_html("<li>{}: {} was given {} item{} of your memory.</li>", moment(access.created_at),
+                                  access.agent.name if access.agent else "an agent that was removed",
+                                  len(access.items), "" if len(access.items) == 1 else "s"))
+        out.write(format_html("</ul></section><section><h2>{}</h2><ul>", "Corrections"))
+        for correction in Correction.objects.filter(subject=subject).select_related("agent").order_by("pk"):
+            out.write(format_html("<li>{}: a correction of a {} by {}, {}.</li>", moment(correction.created_at),
+                                  kind_get(correction.kind).item_title.lower(),
+                                  provenance(correction.corrected_by, agent_names=names),
+                                  status_label(correction.status)))
+        out.write(format_html("</ul></section><section><h2>{}</h2><ul>", "What agents wanted to add"))
+        for held in HeldMemory.objects.filter(subject=subject).select_related("agent").order_by("pk"):
+            out.write(format_html("<li>{}: {} wanted to add “{}”: {}.</li>", moment(held.created_at),
+                                  held.agent.name if held.agent else "an agent that was removed", "; ".join(held.adds),
+                                  {"approved": "added", "rejected": "not added"}.get(held.status, "waiting for you")))
+        out.write("</ul></section></body></html>\n")
+
+
+def _readable_item(kind: str, item: dict, names: dict[str, str]) -> str:
+    """Return one item of memory as the person's pages show it."""
+    status = item.get("status")
+    said = f" ({status_label(status)})" if status and status != "current" else ""
+    if kind == "facts":
+        return fact_sentence(**item) + said
+    if kind == "preferences":
+        return item["preference"] + said
+    if kind == "entities":
+        also = f", also called {', '.join(item['aliases'])}" if item.get("aliases") else ""
+        return f"{item['name']} ({entity_type_label(item['type'])}{also})"
+    if kind == "messages":
+        said_by = role_label(item["role"])
+        who = said_by if item["role"] == "user" else names.get(item.get("agent_id"), said_by)
+        return f"{moment(item['created_at'])}, {who}: {item['content']}"
+    return f"{moment(item['started_at'])}: {item['task']}" + (f": {item['outcome']}" if item.get("outcome") else "")
 
 
 def _export_readme() -> str:
@@ -264,16 +334,20 @@ def subject_erase(*, job_id: int) -> ErasureJob:
     job.save(update_fields=["status", "started_at"])
     # What an agent still on neo4j-agent-memory wrote for the person since adoption becomes theirs, so it goes too.
     memory_services.nam_adopt_since(user_id=user_id)
-    # Taken before anything goes: afterwards the scan looks for this content itself, wherever it was copied.
-    fingerprints = selectors.content_fingerprints(
-        user_id=user_id, labels=list(category_labels(job.category)) if job.scope == ErasureScope.CATEGORY
-        else list(cypher.CONTENT_PROPERTIES))
+    # Taken before anything goes: afterwards the scans look for this content itself, wherever it was copied, in the
+    # graph and, byte by byte, on disk.
+    labels = (list(category_labels(job.category)) if job.scope == ErasureScope.CATEGORY
+              else list(cypher.CONTENT_PROPERTIES))
+    fingerprints = selectors.content_fingerprints(user_id=user_id, labels=labels)
+    needles = disk.subject_needles(user_id=user_id, labels=labels)
+    kinds = {label: n for label, n in selectors.export_label_counts(user_id=user_id).items()
+             if job.scope != ErasureScope.CATEGORY or label in category_labels(job.category)}
     # The outbox's keys of the subject's work name message and export ids, not the subject: taken before too.
     work = (selectors.subject_work_keys(subject=subject)
             if job.scope != ErasureScope.CATEGORY or job.category == "history" else [])
 
     deleted, residue = _erase_passes(job=job, work=work)
-    content = selectors.content_residue(fingerprints=fingerprints)
+    content = selectors.content_residue(fingerprints=fingerprints, needles=needles)
     kept = {"content_shared_with_others": content["shared_with_others"]} if content["shared_with_others"] else {}
     consent_rows = ConsentRecord.objects.filter(subject=subject).count()
     if job.scope == ErasureScope.ACCOUNT:
@@ -288,7 +362,8 @@ def subject_erase(*, job_id: int) -> ErasureJob:
         kept["consent_records"] = consent_rows
         Grant.objects.filter(pk__in=job.paused_grants).update(paused_at=None)
     residue["content"] = len(content["hits"])
-    _erasure_finish(job=job, user_id=user_id, deleted=deleted, residue=residue, kept=kept, hits=content["hits"])
+    _erasure_finish(job=job, user_id=user_id, deleted=deleted, residue=residue, kept=kept, hits=content["hits"],
+                    kinds=kinds, needles=content["needles"])
     return job
 
 
@@ -325,17 +400,53 @@ def _erase_passes(*, job: ErasureJob, work: list[str]) -> tuple[dict[str, int], 
 
 @transaction.atomic
 def _erasure_finish(*, job: ErasureJob, user_id: str, deleted: dict, residue: dict, kept: dict,
-                    hits: list[dict]) -> None:
-    """Leave the erasure's content-free tombstone and mark the job done, or failed saying what is left."""
-    ErasureTombstone.objects.create(job=job, user_id_digest=job.user_id_digest, scope=job.scope,
-                                    category=job.category, deleted=deleted, residue=residue, kept=kept,
-                                    residue_hits=hits)
+                    hits: list[dict], kinds: dict[str, int], needles: disk.Needles) -> None:
+    """Leave the erasure's content-free tombstone (with its byte-level needles sealed until the disk step has been
+    checked) and its first receipt, and mark the job done, or failed saying what is left."""
+    tombstone = ErasureTombstone.objects.create(
+        job=job, user_id_digest=job.user_id_digest, scope=job.scope, category=job.category, deleted=deleted,
+        residue=residue, kept=kept, residue_hits=hits, kinds=kinds,
+        needles=disk.needles_seal(needles) if len(needles) else None)
     job.status = JobStatus.DONE if not sum(residue.values()) else JobStatus.FAILED
     job.error = "" if job.status == JobStatus.DONE else _residue_error(residue)
     job.nodes_deleted, job.finished_at = deleted["neo4j_nodes"], timezone.now()
     job.save(update_fields=["status", "error", "nodes_deleted", "finished_at"])
     audit_record(actor="erasure worker", action="erasure.done", user_id=user_id, target_type="erasure",
                  target_id=job.public_id, after={"status": job.status, "deleted": deleted, "residue": residue})
+    receipts.receipt_issue(tombstone=tombstone)
+    if job.status == JobStatus.DONE:
+        transaction.on_commit(lambda: _ledger_append(job))
+
+
+def _ledger_append(job: ErasureJob) -> None:
+    """Append the erasure to the ledger kept outside the backups: who (as the SHA-256 of their id), what, when."""
+    path = Path(settings.ERASURE_LEDGER)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as ledger:
+        ledger.write(json.dumps({"person": job.user_id_digest, "scope": job.scope, "category": job.category,
+                                 "erasure": str(job.public_id), "erased_at": job.finished_at.isoformat()}) + "\n")
+
+
+def erasure_ledger_replay(*, path: Path | None = None) -> dict:
+    """Erase again whoever a restored backup brought back: for each erasure in the ledger, a person of that id
+    (found by its SHA-256) who has not been erased so since, is erased again as then (same scope and category).
+    Return how many lines were read and how many erasures ran again."""
+    lines = Path(path or settings.ERASURE_LEDGER).read_text().splitlines()
+    entries = [json.loads(line) for line in lines if line.strip()]
+    subjects = {user_id_digest(subject.user_id): subject for subject in Subject.objects.select_related("account")}
+    again = 0
+    for entry in entries:
+        subject = subjects.get(entry["person"])
+        since = ErasureJob.objects.filter(user_id_digest=entry["person"], scope=entry["scope"],
+                                          category=entry["category"], status=JobStatus.DONE,
+                                          finished_at__gte=datetime.fromisoformat(entry["erased_at"]))
+        if subject is None or not Subject.objects.filter(pk=subject.pk).exists() or since.exists():
+            continue
+        job = erasure_request(subject=subject, scope=entry["scope"], category=entry["category"],
+                              actor="erasure ledger", reason=f"erasure {entry['erasure']} replayed after a restore")
+        subject_erase(job_id=job.pk)
+        again += 1
+    return {"ledger_lines": len(entries), "erased_again": again}
 
 
 def _residue_error(residue: dict[str, int]) -> str:

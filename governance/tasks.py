@@ -1,14 +1,20 @@
 from collections.abc import Callable
+from contextlib import suppress
 
 from celery import Task, shared_task
+from celery.signals import worker_ready
+from redis.exceptions import LockError
 
-from governance import selectors, services
+from governance import disk_step, selectors, services
 from memory.models import Subject
 from portal.exceptions import TRANSIENT
 from portal.outbox import work_claim
+from portal.redis_clients import app_redis
 
 # A worker killed mid-job holds the job's claim this long; then the Beat task may queue it again.
 JOB_CLAIM_SECONDS = 30 * 60
+# One disk step or check at a time: a worker killed mid-step holds it this long.
+DISK_LOCK_SECONDS = 4 * 3600
 
 
 def job_run(*, task: Task, kind: str, job_id: int, run: Callable[..., object], fail: Callable[..., object]) -> None:
@@ -61,3 +67,32 @@ def retention_run_task(self) -> int:
     for subject_id in ids:
         retention_apply_task.delay(subject_id)
     return len(ids)
+
+
+def disk_locked(run: Callable[[], object]) -> None:
+    """Run a disk step or check unless another one runs now (they read every file, and a compaction stops Neo4j)."""
+    lock = app_redis().lock("lock:disk-erase", timeout=DISK_LOCK_SECONDS)
+    if lock.acquire(blocking=False):
+        try:
+            run()
+        finally:
+            with suppress(LockError):  # lapsed: it expires on its own
+                lock.release()
+
+
+@shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, ignore_result=True)
+def disk_erase_task(self) -> None:
+    """Take off the disk what erasures deleted (run by Celery Beat daily)."""
+    disk_locked(disk_step.disk_erase)
+
+
+@shared_task(bind=True, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, ignore_result=True)
+def disk_check_task(self, after: str) -> None:
+    """Scan again for what erasures took off the disk (queued when a worker starts: after a restart)."""
+    disk_locked(lambda: disk_step.disk_check(after=after))
+
+
+@worker_ready.connect
+def disk_check_on_start(**kwargs) -> None:
+    """A worker that starts checks the disk again for every erasure still being watched."""
+    disk_check_task.delay(after="a restart")

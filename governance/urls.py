@@ -32,6 +32,9 @@ urlpatterns = [
     path("export/<uuid:public_id>/download/", views.export_download, name="export_download"),
     path("erase/", views.erase, name="erase"),
     path("erasures/<uuid:public_id>/", views.erasure_detail, name="erasure_detail"),
+    path("erasures/<uuid:public_id>/receipt/", views.erasure_receipt, name="erasure_receipt"),
     path("delete-account/", views.account_delete, name="account_delete"),
     path("deleted/<uuid:public_id>/", views.account_deleted, name="account_deleted"),
+    path("deleted/<uuid:public_id>/receipt/", views.account_deleted_receipt, name="account_deleted_receipt"),
+    path("receipts/verify/", views.receipt_verify, name="receipt_verify"),
 ]

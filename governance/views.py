@@ -4,12 +4,13 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from governance import selectors, services
+from governance import receipts, selectors, services
+from governance.forms import ReceiptVerifyForm
 from governance.models import ErasureScope, JobStatus
 from memory import selectors as memory_selectors
 from memory import services as memory_services
@@ -327,8 +328,36 @@ def erase(request):
 def erasure_detail(request, public_id):
     job = found(selectors.erasure_get, subject=_subject(request), public_id=public_id)
     return _page(request, "governance/erasure_detail.html", "Erasure", job=job,
-                 tombstone=getattr(job, "tombstone", None),
+                 tombstone=getattr(job, "tombstone", None), disk_due=receipts.disk_step_due(),
+                 receipt_url=reverse("governance:erasure_receipt", kwargs={"public_id": job.public_id}),
                  refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING))
+
+
+@login_required
+@require_GET
+def erasure_receipt(request, public_id):
+    job = found(selectors.erasure_get, subject=_subject(request), public_id=public_id)
+    return receipt_response(job, unfinished=reverse("governance:erasure_detail", args=[public_id]))
+
+
+def receipt_response(job, *, unfinished: str) -> HttpResponse:
+    """Return the erasure's latest signed receipt as a file to keep; until the erasure has finished, send the reader
+    to `unfinished` (its page, which says how it goes)."""
+    tombstone = getattr(job, "tombstone", None)
+    if tombstone is None or not tombstone.receipt:
+        return redirect(unfinished)
+    response = JsonResponse(tombstone.receipt, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="erasure-receipt-{job.public_id}.json"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def receipt_verify(request):
+    """Check a receipt someone kept: intact and signed by this portal, or not. No sign-in: it holds no content."""
+    form = ReceiptVerifyForm(request.POST or None, request.FILES or None)
+    verdict = form.verdict() if request.method == "POST" and form.is_valid() else None
+    return _page(request, "governance/receipt_verify.html", "Check an erasure receipt", form=form, verdict=verdict,
+                 public_key=receipts.public_key_pem(), key_id=receipts.key_id())
 
 
 @login_required
@@ -346,8 +375,15 @@ def account_delete(request):
 def account_deleted(request, public_id):
     job = found(selectors.account_tombstone_get, public_id=public_id)
     return _page(request, "governance/account_deleted.html", "Account deleted", job=job,
-                 tombstone=getattr(job, "tombstone", None),
+                 tombstone=getattr(job, "tombstone", None), disk_due=receipts.disk_step_due(),
+                 receipt_url=reverse("governance:account_deleted_receipt", kwargs={"public_id": job.public_id}),
                  refresh=job.status in (JobStatus.QUEUED, JobStatus.RUNNING), home=reverse("home"))
+
+
+@require_GET
+def account_deleted_receipt(request, public_id):
+    return receipt_response(found(selectors.account_tombstone_get, public_id=public_id),
+                            unfinished=reverse("governance:account_deleted", args=[public_id]))
 
 
 # --- corrections ------------------------------------------------------------------------------
@@ -425,7 +461,7 @@ def correction_undo(request, public_id):
 def held_list(request):
     subject = _subject(request)
     decided = memory_selectors.held_list(subject=subject).exclude(status=HeldStatus.HELD).order_by("-decided_at", "-pk")
-    return _page(request, "governance/held_list.html", "What agents want to add",
+    return _page(request, "governance/held_list.html", "Held for you",
                  waiting=memory_selectors.held_list(subject=subject, status=HeldStatus.HELD),
                  decided=Paginator(decided, 50).get_page(request.GET.get("page")))
 

@@ -17,11 +17,17 @@ TEXT_MAX_LENGTHS = {"description": 2000, "retrieval_query": 20000}
 
 class TryQueryForm(forms.Form):
     query = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 80}), max_length=4000)
-    top_k = forms.IntegerField(min_value=1, max_value=100, required=False, help_text="Defaults to the profile's top_k.")
+    top_k = forms.IntegerField(min_value=1, max_value=100, required=False, label="Results",
+                               help_text="Defaults to the profile's number of results.")
 
 
 class RetrievalProfileForm(forms.ModelForm):
     """A profile as staff edit it, checked against the graph once its own fields are valid."""
+
+    class Meta:
+        labels = {"top_k": "Results", "rrf_k": "Reciprocal rank constant (k)"}
+        help_texts = {"effective_search_ratio": "The vector index is asked for this many times the number of results "
+                                                "as candidates (more is slower, more exact)."}
 
     def _post_clean(self):
         super()._post_clean()

@@ -35,7 +35,7 @@ SECTIONS = {
 }
 DEFAULT_LIMITS = {HISTORY: 10, INSTRUCTIONS: 5,
                   **{kind.name: kind.default_limit for kind in (FACTS, PREFERENCES, MESSAGES, ENTITIES, TRACES)}}
-# Chosen by rotation over LoCoMo's conversations (docs/benchmarks.md): the least relevance an item needs to
+# Chosen by rotation over LoCoMo's conversations (docs/benchmarks-log.md): the least relevance an item needs to
 # earn its tokens, the share of a message's relevance a turn next to it gets, and how much more the turns
 # of the speaker a question names, and those said in the span it names, count.
 MIN_RELEVANCE = 0.25

@@ -340,7 +340,7 @@ class CachedEmbedder:
 def int8_copy(vector: list[float]) -> bytes:
     """Return a vector's components as signed bytes, scaled so its largest magnitude is 127: the copy message recall
     scans (a quarter of the float's bytes; cosine does not see the scale). Ranked by it, a person's top 10 messages
-    hold 0.9975 of the exact top 10 (docs/benchmarks.md)."""
+    hold 0.9975 of the exact top 10 (docs/benchmarks-log.md)."""
     components = np.asarray(vector, dtype=np.float32)
     largest = float(np.abs(components).max()) or 1.0
     return np.round(components * (127 / largest)).astype(np.int8).tobytes()

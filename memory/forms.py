@@ -17,23 +17,25 @@ class CorrectionForm(forms.Form):
 
     reason = forms.CharField(max_length=500, required=False, label="Why (optional)")
 
-    def __init__(self, *args, kind: str, item: dict, **kwargs):
+    def __init__(self, *args, kind: str, item: dict, person: str = "you", **kwargs):
+        """`person` names whom the facts are about: "you" on the person's own page, "the person" on staff pages."""
         super().__init__(*args, **kwargs)
         self.kind, self.item = kind, item
         fields = {}
         if kind == FACTS.name:
-            subject = "You" if item["subject"] == PERSON else item["subject"]
+            yours = item["subject"] == PERSON
+            subject = person.capitalize() if yours else item["subject"]
             fields["object"] = forms.CharField(
                 max_length=500, initial=item["object"],
-                label=f"{subject} {predicate_words(item['predicate'], you=item['subject'] == PERSON)}")
+                label=f"{subject} {predicate_words(item['predicate'], you=yours and person == 'you')}")
             fields["valid_from"] = forms.DateField(required=False, initial=_date(item.get("valid_from")),
                                                    label=field_label("valid_from"),
                                                    widget=forms.DateInput(attrs={"type": "date"}),
-                                                   help_text="When it began to hold.")
+                                                   help_text="When it became true.")
             fields["valid_until"] = forms.DateField(required=False, initial=_date(item.get("valid_until")),
                                                     label=field_label("valid_until"),
                                                     widget=forms.DateInput(attrs={"type": "date"}),
-                                                    help_text="When it stopped holding; empty if it still holds.")
+                                                    help_text="When it stopped being true; empty if it still is.")
         elif kind == PREFERENCES.name:
             fields["preference"] = forms.CharField(max_length=500, initial=item["preference"])
             fields["category"] = forms.CharField(max_length=64, initial=item["category"])

@@ -28,9 +28,12 @@ from neomodel import (
 )
 from neomodel.properties import Property, validator
 
-from memory.extraction.results import ENTITY_TYPES, POLARITIES
+from memory.extraction.results import ENTITY_TYPES as POLE_O_TYPES
+from memory.extraction.results import POLARITIES, UNTYPED
 from portal.graphdb import native
 
+# What an entity may be stored as: a POLE+O type, or untyped (a name the extractor could not type).
+ENTITY_TYPES = (*POLE_O_TYPES, UNTYPED)
 SAME_AS_STATUSES = ("pending", "confirmed", "rejected", "auto")
 FACT_STATUSES = ("current", "superseded", "retracted")
 MESSAGE_ROLES = ("user", "assistant", "system", "tool")

@@ -63,7 +63,7 @@ PREFERENCES = Kind(
     search_query=cypher.PREFERENCES_SEARCH, section="Preferences:", default_limit=5,
 )
 ENTITIES = Kind(
-    name="entities", label="Entity", category="long_term", title="Entities", item_title="Entity",
+    name="entities", label="Entity", category="long_term", title="People and things", item_title="Person or thing",
     item_type="entity", order_by="created_at",
     fields=("name", "type", "aliases", "description", "created_at", "corrected_by"),
     search_query=cypher.ENTITIES_SEARCH, section="Entities:", default_limit=5,

@@ -5,7 +5,7 @@ below zero) plus LEXICAL_WEIGHT times the share of the question's words it holds
 "painted" finds "painting"), over 1 + LEXICAL_WEIGHT: a number in [0, 1] that means the same for a
 message, a fact, a preference, an entity, a trace or another app's item, so a context can take the
 best of all of them until its budget is spent. The weights were chosen by rotation over LoCoMo's
-conversations (tuned on eight, measured on the other two; docs/benchmarks.md).
+conversations (tuned on eight, measured on the other two; docs/benchmarks-log.md).
 """
 
 import os

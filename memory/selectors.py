@@ -38,7 +38,7 @@ STOP_WORDS = frozenset(
     "they this to was will with what when where who whom which why how did does do has have had been being "
     "were would could should may might can you your his her she him its our from about".split())
 # Message recall: how deep each branch is read (the turns next to what they find are read too; 10 deep a bench
-# context reads 44 messages where 20 deep read 72, and the quality gate found no drop: docs/benchmarks.md), and how
+# context reads 44 messages where 20 deep read 72, and the quality gate found no drop: docs/benchmarks-log.md), and how
 # often a name must occur in the subject's messages to count as the name of someone talking.
 RECALL_DEPTH = 10
 ADDRESSED_SHARE = 0.05

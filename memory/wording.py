@@ -5,6 +5,7 @@ not know, and the labels of consent categories, entity types, statuses, roles an
 mail and export that a person reads takes its words from here, never from the graph's names.
 """
 
+import re
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -14,6 +15,8 @@ from memory import trust
 
 # How a fact names the person it is about (memory.extraction stores every "I" as this).
 PERSON = "user"
+# A name a program gave: lower-case words joined by underscores.
+NAME = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)+")
 # What a sentence of a fact is made of.
 FACT_PARTS = ("subject", "predicate", "object", "valid_from", "valid_until", "status")
 
@@ -73,16 +76,20 @@ UNTRUSTED_WRITES_SAID = {
     "drop": "Nothing {agent} or its tools say about you is added to your memory; your own words still are.",
 }
 # Whose words an item of memory is (memory.trust's sources), as the person reads it.
-SOURCE_WORDS = {"person": "yours", "correction": "a correction", "import": "imported from another memory system",
-                "agent": "what the agent noted on its own", "assistant": "the assistant's own words",
-                "tool": "a tool's output", "system": "a system message"}
+SOURCE_WORDS = {"person": "your own words", "correction": "a correction", "import": "another memory system",
+                "agent": "the agent’s own note", "assistant": "the assistant’s words", "tool": "a tool’s output",
+                "system": "a system message"}
 # What a person is told after deciding on held memory, by the state it is in now.
 HELD_DECIDED = {"approved": "Added to your memory: agents are given it from now on.",
                 "rejected": "Not added: no agent is given it.",
                 "held": "Undone: it waits for you again, and nothing of it is in your memory."}
+# What an agent may do (memory.models.SCOPES), as staff read it on the agent's page.
+SCOPE_LABELS = {"context:read": "read memory", "messages:write": "remember conversations",
+                "traces:write": "record how it worked", "knowledge:read": "search knowledge",
+                "memory:correct": "propose corrections", "memory:forget": "forget items"}
 ENTITY_TYPE_LABELS = {"PERSON": "person", "ORGANIZATION": "organisation", "LOCATION": "place", "EVENT": "event",
-                      "OBJECT": "thing"}
-STATUS_LABELS = {"current": "current", "superseded": "replaced by a newer one", "retracted": "withdrawn",
+                      "OBJECT": "thing", "UNTYPED": "not sure what kind"}
+STATUS_LABELS = {"current": "current", "superseded": "replaced by a newer one", "retracted": "corrected",
                  "proposed": "waiting for a decision", "applied": "applied", "rejected": "rejected",
                  "undone": "undone", "pending": "waiting", "confirmed": "confirmed", "auto": "automatic",
                  "done": "done", "failed": "failed", "duplicate": "a repeat", "held": "waiting for you",
@@ -101,15 +108,20 @@ FIELD_LABELS = {
     "preference": "Preference", "context": "Context", "name": "Name", "type": "Type", "aliases": "Also called",
     "description": "Description", "session_id": "Conversation", "task": "Task", "outcome": "Outcome",
     "success": "Succeeded", "started_at": "Started", "completed_at": "Completed",
-    "tool_name": "Tool", "source_url": "Read from", "held_reasons": "Kept out of what agents recall, because",
+    "tool_name": "Tool", "source_url": "Read from", "held_reasons": "Left out of what agents are given, because it",
     "withheld": "No longer given to agents, because",
-    "source": "Whose words",
+    "source": "Where it came from",
 }
 
 
 def words(key: str) -> str:
     """Return a key as lower-case words ("HAS_SHOE_SIZE" -> "has shoe size", "long_term" -> "long term")."""
     return str(key).replace("_", " ").strip().lower()
+
+
+def name_words(text: str) -> str:
+    """Return a name a program gave (a tool's "search_trains") as words, "search trains"; other text as it is."""
+    return words(text) if NAME.fullmatch(text or "") else text
 
 
 def category_label(category: str) -> str:
@@ -151,6 +163,18 @@ def day(value) -> str:
         value = timezone.localtime(value) if timezone.is_aware(value) else value
         value = value.date()
     return formats.date_format(value) if isinstance(value, date) else ""
+
+
+def moment(value):
+    """Return a moment in the reader's time zone, a stated date as its day, ISO text as either; else the value."""
+    if isinstance(value, str):
+        value = moment_read(value)
+    if isinstance(value, datetime):
+        return formats.date_format(timezone.localtime(value) if timezone.is_aware(value) else value,
+                                   "DATETIME_FORMAT")
+    if isinstance(value, date):
+        return formats.date_format(value)
+    return value
 
 
 def moment_read(text: str) -> date | datetime | str:
@@ -245,3 +269,81 @@ def provenance(corrected_by: str, *, agent_names: dict[str, str], person: str = 
         return text
 
     return ", accepted by ".join(part(text) for text in corrected_by.split(", accepted by ")) if corrected_by else ""
+
+
+# Held memory's reasons (memory.trust) that say again what a stronger one beside them says: shown as that one only.
+REASON_COVERED_BY = {"touches money, logins, contact or identity details": trust.DETAILS}
+# How many reasons a held item shows; the rest are counted.
+HELD_REASONS_SHOWN = 3
+YOU = re.compile(r"\b(?:you|your|yours|You|Your)\b")
+THE_PERSON = {"you": "the person", "your": "their", "yours": "theirs", "You": "The person", "Your": "Their"}
+
+
+def about_the_person(text: str, *, person: str = "you") -> str:
+    """Return words written to the person ("speaks for you", "your phone") as a staff page says them, about "the
+    person"; for the person themselves, as they are."""
+    return text if person == "you" else YOU.sub(lambda m: THE_PERSON[m.group()], text)
+
+
+def held_reasons_said(reasons: list[str], *, person: str = "you") -> str:
+    """Return why held memory is held, each reason once (one a stronger one covers left out), the strongest few."""
+    shown = [r for r in dict.fromkeys(reasons) if REASON_COVERED_BY.get(r) not in reasons]
+    said = "; ".join(about_the_person(r, person=person) for r in shown[:HELD_REASONS_SHOWN])
+    more = len(shown) - HELD_REASONS_SHOWN
+    return f"{said}; and {more} other sign{'s' if more > 1 else ''}" if more > 0 else said
+
+
+def said_of_the_person(sentence: str) -> str:
+    """Return a sentence said to the person ("You live in Porto", "Your phone is ...") as said of them, for staff
+    ("The person lives in Porto", "The person’s phone is ...")."""
+    if sentence.startswith("Your "):
+        return "The person’s " + sentence[5:]
+    if not sentence.startswith("You "):
+        return sentence
+    rest = sentence[4:]
+    for phrase in PHRASES.values():
+        if rest.startswith(phrase.you + " ") and phrase.you != phrase.other:
+            return f"The person {phrase.other}{rest[len(phrase.you):]}"
+    first, _, tail = rest.partition(" ")
+    third = {"are": "is", "have": "has", "were": "was", "do": "does"}.get(first) or (
+        first + "es" if first.endswith(("s", "sh", "ch", "x", "z", "o")) else
+        first[:-1] + "ies" if first.endswith("y") and first[-2:-1] not in "aeiou" else first + "s")
+    return f"The person {third} {tail}".rstrip()
+
+
+# The audit log's actions (portal.audit's), as staff read them: what the actor did.
+AUDIT_ACTIONS = {
+    "grant.create": "gave an agent access", "grant.revoke": "revoked an agent's access", "grant.pause": "paused an agent",
+    "grant.resume": "resumed an agent", "grant.correct_allow": "let an agent correct directly",
+    "grant.correct_propose_only": "let an agent only propose corrections",
+    "grant.untrusted_writes": "chose what an agent's tools may add", "client.connect": "connected an app",
+    "consent.grant": "gave consent", "consent.withdraw": "withdrew consent",
+    "export.request": "asked for a download of their memory", "erasure.request": "asked for an erasure",
+    "erasure.done": "finished an erasure", "erasure.finish": "finished an erasure by deleting what was left",
+    "retention.choose": "chose how long memory is kept", "retention.apply": "deleted memory past its time",
+    "retention.policy": "set how long memory is kept", "merge.approve": "approved a merge",
+    "merge.reject": "rejected a merge", "merge.undo": "undid a merge", "fact.confirm": "confirmed a superseded fact",
+    "fact.revert": "reverted a superseded fact", "correction.propose": "proposed a correction",
+    "correction.accept": "accepted a correction", "correction.reject": "rejected a correction",
+    "correction.apply": "corrected an item", "correction.undo": "undid a correction",
+    "held.approve": "added held memory", "held.reject": "did not add held memory",
+    "held.undo": "undid a decision on held memory", "token.issue": "issued a token", "token.revoke": "revoked a token",
+    "trace.delete": "deleted a reasoning trace", "message.delete": "forgot a message", "fact.delete": "forgot a fact",
+    "preference.delete": "forgot a preference", "entity.delete": "forgot a person, place or thing",
+    "memory.view": "saw memory on a staff page", "subject.adopt": "adopted memory another system wrote",
+    "subject.claim": "linked adopted memory to an account",
+}
+# What an audit row's fields are called, and its counts' names, as staff read them.
+AUDIT_FIELDS = {
+    "paused": "paused", "granted": "access", "consent": "consent to", "may_correct": "may correct directly",
+    "untrusted_writes": "what its tools may add", "scope": "what", "category": "part of memory",
+    "categories": "parts of memory", "scopes": "it may", "paused_grants": "agents paused", "status": "status",
+    "deleted": "deleted", "residue": "left after the final check", "residue_nodes_deleted": "left-overs deleted",
+    "left": "left", "days": "days kept", "exports_expired": "downloads expired", "nodes": "items", "agent": "agent",
+    "name": "name", "expires_at": "expires", "revoked": "revoked", "writer": "written by", "account": "account",
+    "client": "app", "correction": "correction", "fields": "fields", "version": "new version", "by": "by",
+    "policy_version": "consent wording of", "neo4j_nodes": "memory items", "redis_keys": "cache entries",
+    "broker_messages": "queued tasks",
+    "export_files": "download files", "database_rows": "records", "messages": "messages", "facts": "facts",
+    "preferences": "preferences", "entities": "people and things", "traces": "reasoning traces",
+}

@@ -1,12 +1,12 @@
 """What a benchmark ran on, printed beside its figures: cores, memory, load, and how fast a core runs Python
 at that moment. The last says what the load cannot: a shared machine can run at half its speed for hours
-with nothing else on it (docs/benchmarks.md), and a latency is only comparable with one measured as fast."""
+with nothing else on it (docs/benchmarks-log.md), and a latency is only comparable with one measured as fast."""
 
 import os
 import time
 
 # Additions in the loop that times a core: 110-195 ms on a slow day of the project's 2-core machine; about 45-65
-# on the days of its latency records, estimated from the older loop they were timed with (docs/benchmarks.md).
+# on the days of its latency records, estimated from the older loop they were timed with (docs/benchmarks-log.md).
 SPEED_LOOP = 2_000_000
 
 

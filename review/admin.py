@@ -10,22 +10,23 @@ from django.utils.safestring import mark_safe
 
 from memory import services as memory_services
 from memory.models import Agent, AgentToken
+from memory.wording import SCOPE_LABELS
 from portal.admin_pages import AdminPage, AdminSection, BoundedSearchAdmin
 from review import selectors
-from review.forms import TokenIssueForm
+from review.forms import AgentForm, TokenIssueForm
 from review.urls import review_urls
 from review.views import CONTENT
 
 MANAGE = "review.manage_agents"
 REVIEW_PAGES = (
-    AdminPage("Merge queue", "review_merge_list", ("review.review_merges", CONTENT), "pending_merges", "pending"),
-    AdminPage("Decided merges", "review_merge_decided", ("review.review_merges", CONTENT)),
-    AdminPage("Fact timelines", "review_fact_timeline", ("review.review_facts", CONTENT), "facts_to_confirm",
+    AdminPage("Merge proposals", "review_merge_list", ("review.review_merges", CONTENT), "pending_merges", "pending"),
+    AdminPage("Superseded facts", "review_fact_timeline", ("review.review_facts", CONTENT), "facts_to_confirm",
               "to confirm"),
     AdminPage("Proposed corrections", "review_correction_list", ("review.review_facts", CONTENT),
               "corrections_proposed", "waiting"),
     AdminPage("Held memory", "review_held_list", ("review.review_facts", CONTENT), "held_waiting", "waiting"),
-    AdminPage("Traces", "review_trace_list", ("review.review_traces", CONTENT), "traces"),
+    AdminPage("Reasoning traces", "review_trace_list", ("review.review_traces", CONTENT), "traces"),
+    AdminPage("Decided merges", "review_merge_decided", ("review.review_merges", CONTENT)),
     AdminPage("Audit log", "review_audit_list", ("review.view_auditevent",)),
 )
 admin.site.section_register(AdminSection(label="review", name="Review", index="review_index", pages=REVIEW_PAGES,
@@ -38,7 +39,7 @@ class AgentAdmin(BoundedSearchAdmin):
     list_display = ("name", "agent_id", "scope_list", "rate_limit", "active", "calls", "errors", "context_reads",
                     "last_use")
     search_fields = ("agent_id", "name")
-    fields = ("agent_id", "name", "scopes", "rate_limit_per_minute", "untrusted_writes", "is_active")
+    form = AgentForm
     change_form_template = "review/agent_change_form.html"
 
     def has_module_permission(self, request):
@@ -59,9 +60,9 @@ class AgentAdmin(BoundedSearchAdmin):
     def get_queryset(self, request):
         return selectors.agent_list_with_usage()
 
-    @admin.display(description="scopes")
+    @admin.display(description="it may")
     def scope_list(self, agent):
-        return format_html_join(mark_safe("<br>"), "{}", ((scope,) for scope in agent.scopes))
+        return format_html_join(mark_safe("<br>"), "{}", ((SCOPE_LABELS.get(scope, scope),) for scope in agent.scopes))
 
     @admin.display(description="limit / min", ordering="rate_limit_per_minute")
     def rate_limit(self, agent):

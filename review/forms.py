@@ -1,6 +1,8 @@
 from django import forms
 
 from memory.graph import ENTITY_TYPES
+from memory.models import SCOPES, Agent
+from memory.wording import SCOPE_LABELS
 from review.selectors import AGES, SCORE_BANDS
 
 
@@ -37,6 +39,19 @@ class AsOfForm(forms.Form):
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=2000)
+
+
+class AgentForm(forms.ModelForm):
+    """An agent as staff edit it: what it may do ticked in words, not typed as a list of keys."""
+
+    scopes = forms.MultipleChoiceField(label="It may", required=False, widget=forms.CheckboxSelectMultiple,
+                                       choices=[(scope, SCOPE_LABELS[scope]) for scope in SCOPES])
+
+    class Meta:
+        model = Agent
+        fields = ("agent_id", "name", "scopes", "rate_limit_per_minute", "untrusted_writes", "is_active")
+        labels = {"rate_limit_per_minute": "Calls a minute, at most", "untrusted_writes": "What its tools may add",
+                  "is_active": "Active"}
 
 
 class TokenIssueForm(forms.Form):

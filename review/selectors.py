@@ -4,6 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
+from oauth2_provider.models import get_application_model
 
 from memory.models import Agent, Correction, CorrectionStatus, HeldMemory, HeldStatus, Subject
 from memory.graph import ReasoningTrace
@@ -193,6 +194,21 @@ def audit_event_list(*, action: str = "", actor: str = "", user: str = "", since
     if until:
         events = events.filter(created_at__lt=until)
     return events
+
+
+def audit_names(*, events) -> dict[str, dict[str, str]]:
+    """Return, for a page of audit events, the names its ids stand for: agents and apps by their ids (`targets`),
+    people by their digest (`people`: their email, while they have an account)."""
+    wanted = {value for e in events for value in (e.target_id, *(e.after or {}).values()) if isinstance(value, str)}
+    targets = dict(Agent.objects.filter(agent_id__in=wanted).values_list("agent_id", "name"))
+    targets |= dict(get_application_model().objects.filter(client_id__in=wanted).values_list("client_id", "name"))
+    digests = {e.subject_digest for e in events if e.subject_digest}
+    people = {}
+    if digests:  # a digest names no one by itself: the people whose id hashes to one on the page
+        for user_id, email in Subject.objects.filter(account__isnull=False).values_list("user_id", "account__email"):
+            if user_id_digest(user_id) in digests:
+                people[user_id_digest(user_id)] = email
+    return {"targets": targets, "people": people}
 
 
 def review_counts(*, cap: int) -> dict[str, int]:

@@ -250,7 +250,7 @@ def fact_correct(request, user_id, uid):
     subject = _subject_or_404(user_id)
     fact = found(memory_selectors.item_get, user_id=subject.user_id, kind=FACTS.name, uid=uid)
     back = f"{reverse('admin:review_fact_timeline')}?user={user_id}&subject={fact['subject']}"
-    form = CorrectionForm(request.POST or None, kind=FACTS.name, item=fact)
+    form = CorrectionForm(request.POST or None, kind=FACTS.name, item=fact, person="the person")
     if request.method == "POST" and form.is_valid():
         try:
             memory_services.correction_create(subject=subject, kind=FACTS.name, uid=uid, value=form.changes(),
@@ -377,8 +377,9 @@ def _audit_events(request):
 @require_GET
 def audit_list(request):
     form, events = _audit_events(request)
+    page = Paginator(events, PER_PAGE).get_page(request.GET.get("page"))
     return _render(request, "review/audit_list.html", "Audit log", form=form, query=_query_without_page(request),
-                   events=Paginator(events, PER_PAGE).get_page(request.GET.get("page")))
+                   events=page, names=selectors.audit_names(events=page.object_list))
 
 
 class _Echo:

@@ -1,5 +1,7 @@
 """The staff admin site. It knows no app: apps register their models and their sections of pages with it."""
 
+from django.apps import apps as django_apps
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect
@@ -18,6 +20,8 @@ class PortalAdminSite(admin.AdminSite):
     site_header = "Memory portal administration"
     site_title = "Memory portal"
     index_title = "Governance"
+    # Tables get the page's width; a section's pages are listed in a menu of their own (review/base.html).
+    enable_nav_sidebar = False
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -62,6 +66,18 @@ class PortalAdminSite(admin.AdminSite):
                 "models": [self._section_row(page, counts) for page in pages],
             }
         return app_dict
+
+    def get_app_list(self, request, app_label=None):
+        """List the sections first (the staff's work, in the order their apps gave), then the portal's own apps, then
+        the libraries' (sign-in, two-factor, OAuth), each group by name."""
+        apps = super().get_app_list(request, app_label)
+        for app in apps:
+            if app["app_label"] in self._sections:
+                order = [page.url_name for page in self.section_pages(app["app_label"])]
+                app["models"].sort(key=lambda row: order.index(row["object_name"]))
+        own = {config.label for config in django_apps.get_app_configs()
+               if (settings.BASE_DIR / config.name.split(".")[0]).is_dir()}
+        return sorted(apps, key=lambda app: (app["app_label"] not in self._sections, app["app_label"] not in own))
 
     def _section_row(self, page: AdminPage, counts: dict) -> dict:
         name = page.title

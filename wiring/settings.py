@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.checks.security.base import (SECRET_KEY_INSECURE_PREFIX, SECRET_KEY_MIN_LENGTH,
                                               SECRET_KEY_MIN_UNIQUE_CHARACTERS)
@@ -107,6 +108,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # A file, not memory, so that a worker process started by a test sees the test database; one
     # per test run, so that two runs side by side do not share it.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-portal-{os.getpid()}.sqlite3")}
+    # A deleted row's bytes are overwritten with zeros at once, not left in a free page (docs/erasure.md).
+    DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = "PRAGMA secure_delete = ON"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -187,7 +190,7 @@ CACHES = {
 ACCESS_CACHE_SECONDS = env.int("ACCESS_CACHE_SECONDS", default=60)
 # Where Neo4j searches inside the vector index (2026.01+), message recall still scans every message of a
 # person with at most this many: their few index nodes make the filtered search the slower one (the
-# context's p50 83 ms through the index against 37 ms scanned at 1,000 messages, docs/benchmarks.md).
+# context's p50 83 ms through the index against 37 ms scanned at 1,000 messages, docs/benchmarks-log.md).
 RECALL_EXACT_SCAN_MAX = env.int("RECALL_EXACT_SCAN_MAX", default=2000)
 
 # Celery: Redis as broker and result store, in a database of its own (REDIS_URL holds caches and locks).
@@ -208,13 +211,22 @@ CELERY_TASK_ROUTES = {
     "memory.tasks.message_extract": {"queue": "extraction"},
     "governance.tasks.*": {"queue": "maintenance"},
 }
+# The disk step (docs/erasure.md) runs daily at this hour (UTC): the store compaction stops Neo4j meanwhile.
+DISK_ERASE_HOUR = env.int("DISK_ERASE_HOUR", default=3)
 CELERY_BEAT_SCHEDULE = {
     "memory-access-queue-drain": {"task": "memory.tasks.access_queue_drain_task",
                                   "schedule": env.float("ACCESS_DRAIN_SECONDS", default=5.0)},
     "governance-exports-expire": {"task": "governance.tasks.exports_expire_task", "schedule": 15 * 60},
     "governance-retention-run": {"task": "governance.tasks.retention_run_task", "schedule": 60 * 60},
     "portal-work-redispatch": {"task": "portal.tasks.work_redispatch_task", "schedule": 60},
+    "governance-disk-erase": {"task": "governance.tasks.disk_erase_task",
+                              "schedule": crontab(minute=0, hour=DISK_ERASE_HOUR)},
 }
+# The logs the byte-level residue scan reads (globs): where the web and worker processes write theirs.
+LOG_FILES = env.list("LOG_FILES", default=[str(VAR_DIR / "*.log"), str(VAR_DIR / "celery" / "*.log")])
+# Every erasure appends a line (the person's id as its SHA-256, the scope, when) to this file: keep it out of the
+# backups, and after restoring one run `erasure_ledger_replay` to erase again whoever it brought back.
+ERASURE_LEDGER = env.path("ERASURE_LEDGER", default=VAR_DIR / "erasure-ledger.jsonl")
 # The switch-over from neo4j-agent-memory: while agents still write through NAM, adopt what they wrote
 # every NAM_ADOPT_SECONDS, so it is owned (seen on the pages, in the API, by erasure) within a minute.
 NAM_SWITCH_OVER = env.bool("NAM_SWITCH_OVER", default=False)
@@ -251,9 +263,13 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"query_strings_out": {"()": "portal.logs.QueryStringsOut"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"neo4j": {"level": "WARNING"}, "neo4j.notifications": {"level": "ERROR"},
+                # Request lines without their query strings: a search's carries the person's words.
+                "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False,
+                                  "filters": ["query_strings_out"]},
                 # The MCP SDK's session manager runs once per request here (stateless): its start is no news.
                 "mcp.server.streamable_http_manager": {"level": "WARNING"}},
 }
@@ -264,7 +280,7 @@ OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="")
 OPENAI_EMBEDDING_MODEL = env("OPENAI_EMBEDDING_MODEL", default="text-embedding-3-small")
 OPENAI_EMBEDDING_DIMENSIONS = env.int("OPENAI_EMBEDDING_DIMENSIONS", default=1536)
 # The int8 MiniLM by default: about 1.5 times as fast per question as the float one, in the same vector space, and the
-# quality gate finds no drop with it (issue 23; docs/benchmarks.md). "minilm" is the float one.
+# quality gate finds no drop with it (issue 23; docs/benchmarks-log.md). "minilm" is the float one.
 EMBEDDER = env("EMBEDDER", default="openai" if OPENAI_API_KEY else "minilm-int8")
 
 # The authorization server MCP clients connect through (django-oauth-toolkit): OAuth 2.1, i.e. the

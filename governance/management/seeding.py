@@ -106,13 +106,13 @@ class OthersUnderLoad:
     one thread, as one agent would call.
     """
 
-    def __init__(self, *, count: int):
+    def __init__(self, *, count: int, items: int = 500):
         self.agent, secret = agent_create()
         self.people = []
         for i in range(count):
             other = person_create(label=f"other{i}")
             services.grant_create(subject=other, agent=self.agent)
-            graph_seed(user_id=other.user_id, items=500, seed=i + 1)
+            graph_seed(user_id=other.user_id, items=items, seed=i + 1)
             self.people.append(other)
         self.client = APIClient()
         self.client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
@@ -157,6 +157,12 @@ class OthersUnderLoad:
                 "others_idle_calls": len(self.idle), "others_during_calls": len(self.during),
                 "others_errors": len(self.errors),
                 "p95_ratio": round(p95(self.during) / p95(self.idle), 2) if p95(self.idle) else None}
+
+    def contexts(self) -> dict[str, bytes]:
+        """Return each person's context for one question, as the API sends it (the bytes)."""
+        return {person.user_id: self.client.post("/api/v1/context", {"user_id": person.user_id, "session_id": "bench-0",
+                                                                      "query": "what about item 7"},
+                                                 format="json").content for person in self.people}
 
     def delete(self) -> None:
         """Delete the other people's memory, their accounts and the agent."""

@@ -7,9 +7,9 @@ from memory.wording import words
 register = template.Library()
 
 STORE_LABELS = {
-    "neo4j_nodes": "items in the memory graph", "redis_keys": "cached entries", "broker_messages": "queued tasks",
-    "export_files": "export files", "database_rows": "rows in the database", "neo4j": "the memory graph",
-    "redis": "the cache", "broker": "the task queue", "database": "the database", "files": "export files",
+    "neo4j_nodes": "items of memory", "redis_keys": "things kept for a moment", "broker_messages": "work waiting",
+    "export_files": "downloads", "database_rows": "records", "neo4j": "the memory itself",
+    "redis": "what is kept for a moment", "broker": "work waiting", "database": "the records", "files": "downloads",
     "content": "your words, anywhere in the graph", "consent_records": "your consent decisions, kept as evidence",
 }
 

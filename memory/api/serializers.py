@@ -1,4 +1,4 @@
-"""Input bounds of the agent API, in one place (the README lists them)."""
+"""Input bounds of the agent API, in one place (docs/agent-api.md lists them)."""
 
 import json
 from datetime import timedelta

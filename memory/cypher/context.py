@@ -4,7 +4,7 @@ from memory.cypher.clauses import CONVERSATION_TAIL, chain_back, held_at, kept, 
 
 # How many rows the filtered index is asked for per row wanted: it ranks approximately, by quantised
 # vectors, so its candidates are re-ranked by exact cosine. 600 candidates for recall's 10 gave recall@10 1.000
-# against the exact scan at p95 25 ms for a person with 100,000 messages (400: 0.984; docs/benchmarks.md, where
+# against the exact scan at p95 25 ms for a person with 100,000 messages (400: 0.984; docs/benchmarks-log.md, where
 # the branch was 20 deep and this 30).
 VECTOR_SEARCH_OVERFETCH = 60
 

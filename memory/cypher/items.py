@@ -95,10 +95,12 @@ def node_forget(*, label: str) -> str:
     if label not in _STATED_IN:
         return match + "WITH collect(n) AS batch\n" + _forget(label)
     if label == "Entity":  # a fact naming a forgotten entity would serve its name: it goes with it
-        match += "OPTIONAL MATCH (f:Fact {user_id: $user_id})-[:ABOUT]->(n)\nWITH n, collect(f) AS about\n"
+        match = ("OPTIONAL " + match + "OPTIONAL MATCH (f:Fact {user_id: $user_id})-[:ABOUT]->(n)\n"
+                 "WITH collect(DISTINCT n) + collect(DISTINCT f) AS batch\n")
+    else:
+        match += "WITH collect(n) AS batch\n"
     reason = "CASE WHEN n.category = $instruction THEN $revoked ELSE $withheld END"
-    return (match + "WITH [n] + " + ("about" if label == "Entity" else "[]") + " AS batch\n"
-            "CALL (batch) {\n  UNWIND batch AS n\n  CALL (n) {\n    MATCH " + _STATED_IN["Fact"] + " RETURN m\n"
+    return (match + "CALL (batch) {\n  UNWIND batch AS n\n  CALL (n) {\n    MATCH " + _STATED_IN["Fact"] + " RETURN m\n"
             "    UNION\n    MATCH " + _STATED_IN["Entity"] + " RETURN m\n  }\n  WITH n, m WHERE m.user_id = $user_id\n  "
             + reason_add(node="m", field="withheld", reason=reason) + "  "
             + reason_add(node="m", field="forgotten", reason="n.uid") + "}\n" + _forget(label))

@@ -92,7 +92,7 @@ RETURN m.uid AS uid, c.session_id AS session_id, m.content AS content, m.role AS
 # stores 32-bit floats (a SET stores the driver's 64-bit ones), which hold the embedder's float32 output
 # exactly: half the bytes took the context statement's p50 from 10.1 to 8.4 ms for a person of 200 messages.
 # Beside it, its copy in signed bytes (memory.embeddings.int8_copy), which recall's scan reads instead of
-# the floats (docs/benchmarks.md).
+# the floats (docs/benchmarks-log.md).
 MESSAGE_EMBEDDING_SET = """
 MATCH (m:Message {uid: $uid, user_id: $user_id}) WHERE m.embedding IS NULL
 CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)

@@ -348,6 +348,13 @@ REPORTING_VERBS = {
     "reminded", "clarified", "stressed", "emphasised", "emphasized", "checked", "double-checked", "measured",
     "decided", "agreed", "concluded", "resolved", "ruled", "committed", "settled",
 }
+# What only someone does to a name after it ("Ruairi assigned", "Mel said") or to the name it is done to ("ask Lowri
+# to", "thank Priya"): a name there is a person's, whatever its words.
+PERSON_VERBS = {"said", "says", "told", "tells", "asked", "asks", "wrote", "thinks", "thought", "feels", "felt",
+                "decided", "agreed", "promised", "assigned", "replied", "answered", "laughed", "smiled", "cried",
+                "texted", "called", "emailed", "messaged", "apologised", "apologized", "volunteered"}
+PERSON_OBJECT_VERBS = {"ask", "asked", "tell", "told", "remind", "reminded", "invited", "thank", "thanked", "texted",
+                       "emailed", "hug", "hugged", "marry", "married", "dated"}
 DECISION_VERBS = {"decided", "agreed", "concluded", "resolved", "ruled", "committed", "settled", "determined"}
 # Verbs that relate two things at work, in their base form: "AuthModule depends on RateLimiter", "Source_A reports
 # a 23% adoption increase". Irregular forms are listed; the rest are inflected by rule.

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
-from memory.extraction.results import ExtractedEntity, ExtractedFact, ExtractedPreference, Extraction
+from memory.extraction.rules import INTERNAL_REFERENCE
+from memory.extraction.results import UNTYPED, ExtractedEntity, ExtractedFact, ExtractedPreference, Extraction
 
 TASKMASTER_FILE = "taskmaster.json"
 LOCOMO_FILE = "locomo_dev.json"
@@ -31,6 +32,12 @@ HELDOUT_FILE = "locomo_heldout.json"
 ENTITIES_FILES = {"entities": "locomo_entities.json", "entities_fresh": "locomo_entities_fresh.json"}
 # The fourth sample of conversations 42-50 labelled for entities only, held out (issue 20).
 FRESH_ENTITIES_FILE = "locomo_entities_fresh2.json"
+# Five people's chats with an AI companion (issue 40), text included: held out, scored once at the end of a round.
+MEMORYBANK_FILE = "memorybank.json"
+# Words that make a preference's topic lean on its turn, so that it does not read alone: anywhere ("this nearby trail",
+# "the freedom and connection it brings", "being there"), or opening it ("their work", "that game"); "veterans and their
+# rights" reads alone.
+REFERRING = re.compile(r"\b(?:this|these|those|it|them|they|he|she|him|here|there)\b|^(?:that|their|its|his|her)\b")
 # A topic this short ("it", "tea") must match whole, never inside another topic.
 MIN_CONTAINED = 4
 PERSON = "user"
@@ -53,6 +60,7 @@ class GoldTurn:
     preferences: tuple[dict, ...] = ()
     ignore: tuple[str, ...] = ()
     speaker: str | None = None
+    conversation: str | None = None
 
 
 def surface(text: str) -> str:
@@ -68,15 +76,18 @@ def _forms(*names: str | Iterable[str]) -> set[str]:
 
 
 def gold_load(*, directory: Path, locomo: Path | None = None, heldout: bool = False, entities: bool = False,
-              fresh: bool = False, first_speaker: str = "user") -> list[GoldTurn]:
+              fresh: bool = False, memorybank: bool = False, first_speaker: str = "user") -> list[GoldTurn]:
     """Return the gold turns: Taskmaster's always, LoCoMo's development turns when a local copy of LoCoMo is given;
     with `heldout`, the held-out LoCoMo turns alone; with `entities`, the development samples labelled for entities
-    alone; with `fresh`, the held-out sample labelled for entities alone.
+    alone; with `fresh`, the held-out sample labelled for entities alone; with `memorybank`, the held-out MemoryBank
+    turns alone.
 
     A LoCoMo turn's role comes from its speaker: the conversation's first speaker is `first_speaker`, the other
     the other role. The facts and preferences labelled on a turn are what its speaker says about themself, so they
     are expected only when that speaker is the person (role "user").
     """
+    if memorybank:
+        return memorybank_turns(directory / MEMORYBANK_FILE)
     if heldout or entities or fresh:
         if locomo is None:
             raise GoldError("The held-out turns are LoCoMo's: give a local copy of LoCoMo too")
@@ -113,14 +124,24 @@ def _locomo_turns(path: Path, *, locomo: Path, source: str, first_speaker: str) 
     return turns
 
 
-def _turn(raw: dict, *, source: str, role: str, text: str, reference_date: date | None) -> GoldTurn:
+def memorybank_turns(path: Path) -> list[GoldTurn]:
+    """Return the MemoryBank turns, each with its person as `conversation` and its session's day."""
+    if not path.is_file():
+        raise GoldError(f"No gold file {path}")
+    return [_turn(raw, source="memorybank", role=raw["role"], text=raw["text"],
+                  reference_date=date.fromisoformat(raw["date"]), conversation=raw["person"])
+            for raw in json.loads(path.read_text())["turns"]]
+
+
+def _turn(raw: dict, *, source: str, role: str, text: str, reference_date: date | None,
+          conversation: str | None = None) -> GoldTurn:
     said_by_person = role == "user"
     return GoldTurn(
         id=raw["id"], source=source, role=role, context=tuple(raw["context"]), text=text,
         reference_date=reference_date, entities=tuple(raw["entities"]),
         facts=tuple(raw["facts"]) if said_by_person else (),
         preferences=tuple(raw["preferences"]) if said_by_person else (), ignore=tuple(raw.get("ignore", ())),
-        speaker=raw.get("speaker"),
+        speaker=raw.get("speaker"), conversation=conversation,
     )
 
 
@@ -176,6 +197,9 @@ class TurnScore:
     entities: Tally
     facts: Tally
     preferences: Tally
+    entities_typed_names: Tally = field(default_factory=Tally)
+    entities_untyped: int = 0
+    preferences_referring: int = 0
     categories_agreeing: int = 0
     other_facts: int = 0
     false_entities: list[ExtractedEntity] = field(default_factory=list)
@@ -194,7 +218,7 @@ def entities_match(*, predicted: Sequence[ExtractedEntity], gold: Sequence[dict]
 
 
 def _fact_matches(fact: ExtractedFact, expected: dict) -> bool:
-    return (fact.predicate == expected["predicate"]
+    return (fact.predicate in (expected["predicate"], *expected.get("predicate_also", ()))
             and surface(fact.subject) in _forms(expected["subject"], expected.get("subject_aliases", ()))
             and surface(fact.object) in _forms(expected["object"], expected.get("object_aliases", ())))
 
@@ -214,6 +238,11 @@ def _preference_matches(preference: ExtractedPreference, expected: dict) -> bool
     return preference.polarity == expected["polarity"] and _topics_match(preference.topic, forms)
 
 
+def preference_refers(preference: ExtractedPreference) -> bool:
+    """Return whether a preference's topic leans on its turn ("this nearby trail"), so it does not read alone."""
+    return REFERRING.search(INTERNAL_REFERENCE.sub("and", preference.topic.casefold())) is not None
+
+
 def _one_to_one(predicted: Sequence, gold: Sequence[dict], matches) -> list[tuple[int, int]]:
     pairs, used = [], set()
     for g, expected in enumerate(gold):
@@ -229,9 +258,11 @@ def turn_score(*, turn: GoldTurn, extraction: Extraction) -> TurnScore:
     ignored = _forms(turn.ignore)
     untyped = entities_match(predicted=extraction.entities, gold=turn.entities, typed=False)
     typed = entities_match(predicted=extraction.entities, gold=turn.entities, typed=True)
-    unmatched = [e for i, e in enumerate(extraction.entities) if i not in untyped]
-    false_entities = [e for e in unmatched if not _forms(e.surface_forms) & ignored]
-    counted = len(extraction.entities) - (len(unmatched) - len(false_entities))
+    false_indices = [i for i, e in enumerate(extraction.entities)
+                     if i not in untyped and not _forms(e.surface_forms) & ignored]
+    false_entities = [extraction.entities[i] for i in false_indices]
+    counted = len(untyped) + len(false_indices)
+    untyped_names = sum(1 for i in [*untyped, *false_indices] if extraction.entities[i].type == UNTYPED)
     person_facts = [f for f in extraction.facts if surface(f.subject) == PERSON]
     facts = _one_to_one(person_facts, turn.facts, _fact_matches)
     preferences = _one_to_one(extraction.preferences, turn.preferences, _preference_matches)
@@ -239,6 +270,9 @@ def turn_score(*, turn: GoldTurn, extraction: Extraction) -> TurnScore:
     return TurnScore(
         entities_typed=Tally(len(typed), counted, len(turn.entities)),
         entities=Tally(len(untyped), counted, len(turn.entities)),
+        entities_typed_names=Tally(len(typed), counted - untyped_names, len(turn.entities)),
+        entities_untyped=untyped_names,
+        preferences_referring=sum(1 for p in extraction.preferences if preference_refers(p)),
         facts=Tally(len(facts), len(person_facts), len(turn.facts)),
         preferences=Tally(len(preferences), len(extraction.preferences), len(turn.preferences)),
         categories_agreeing=sum(1 for i, g in preferences
@@ -251,14 +285,18 @@ def turn_score(*, turn: GoldTurn, extraction: Extraction) -> TurnScore:
 
 
 def _section(scores: Sequence[tuple[GoldTurn, TurnScore]]) -> dict:
-    totals = {key: Tally() for key in ("entities_typed", "entities", "facts", "preferences")}
+    totals = {key: Tally() for key in ("entities_typed", "entities", "entities_typed_names", "facts", "preferences")}
     for _, score in scores:
         for key, tally in totals.items():
             tally.add(getattr(score, key))
     matched, agreeing = totals["preferences"].matched, sum(s.categories_agreeing for _, s in scores)
+    names, preferences = totals["entities"].predicted, totals["preferences"].predicted
     return {
         "turns": len(scores),
         **{key: tally.summary() for key, tally in totals.items()},
+        "entities_untyped_share": round(sum(s.entities_untyped for _, s in scores) / names, 4) if names else 0.0,
+        "preferences_self_contained": round(1 - sum(s.preferences_referring for _, s in scores) / preferences, 4)
+        if preferences else None,
         "preference_category_agreement": round(agreeing / matched, 4) if matched else None,
         "person_facts_from_assistant_turns": sum(s.facts.predicted for t, s in scores if t.role != "user"),
         "preferences_from_assistant_turns": sum(s.preferences.predicted for t, s in scores if t.role != "user"),

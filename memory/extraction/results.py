@@ -7,6 +7,9 @@ from typing import Protocol
 
 # The entity types and polarities an extractor may return; memory.graph stores these and no others.
 ENTITY_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "EVENT", "OBJECT")
+# A name nothing types (its words, its sentence, a published list, a pretrained model): kept, and said to be of no
+# known kind rather than given a guessed one.
+UNTYPED = "UNTYPED"
 POLARITIES = ("positive", "negative")
 
 

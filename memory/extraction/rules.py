@@ -135,8 +135,12 @@ RULES = [
          r"manager|mentor|cousin|father|mother|son|daughter|flatmate|roommate|classmate)\s*,?\s*"),
     rule("KNOWS", PEOPLE, {P},
          rf"\s+{AUX}(?:knows|know|knew|met|meets|befriended|married|is friends with|are friends with)\s+"),
+    # Only words that say two names are one ("Toby is German Shepherd" names a breed, no other name of Toby): an
+    # alias phrase, or "is" after a name one signs or writes as ("who signs as J. Marchetti is Giulia Marchetti").
     rule("ALIAS_OF", {P}, {P},
-         r"\s+(?:is|was)\s+|\s*,?\s+(?:also known as|aka|a\.k\.a\.|known as|who writes as|who signs as|writing as)\s+"),
+         r"\s*,?\s+(?:also known as|aka|a\.k\.a\.|known as|who writes as|who signs as|writing as)\s+"),
+    rule("ALIAS_OF", {P}, {P}, r"\s+(?:is|was)\s+",
+         before=r"\b(?:signs?|signed|signing|writes?|wrote|writing|goes|went|known|performs?|posts?)\s+(?:by|as|under)\s+$"),
 ]
 
 # A verb with no object mention in its clause: the latest event before it is what it refers to.
@@ -203,9 +207,16 @@ PREFERENCE_FORMS = [
 # Where a preference's topic ends: the sentence, a dash, "but", a comma or "and" before a new clause, or a
 # trailing "so much", "too", "since I was a kid", so that the same liking said twice has one topic.
 TOPIC_END = re.compile(r"[.!?;]|(?<=\w)[\"”]|\s*[-–—]\s+|\s+but\s+|,\s+(?=(?:it|that|which|so|and i|i|we|they|you|this|there)\b)"
+                       # "serving my country in this way", "dance and fashion so combining them lets me ...": the liking
+                       # ends before the words that point back at the turn or start a new clause
+                       r"|\s+(?:in\s+)?(?:this|that)\s+way\b|\s+like\s+(?:this|that)\b"
+                       r"|\s+so\s+(?=(?:\w+ing|it|i|we|they|that|this|my|the)\b)"
                        r"|\s+and\s+(?=(?:it|i|that|this|we|how|what|why|where|when)\b)"
                        r"|\s+(?:so much|a lot|too|as well|even more|these days|anymore|any more|lately|nowadays|since|when|whenever|because|['’]cause|if)\b",
                        re.IGNORECASE)
+# A pronoun that points back inside its own topic ("helping the community and making it a better place"), not at the
+# turn: the topic still reads alone.
+INTERNAL_REFERENCE = re.compile(r"\band\s+\w+ing\s+(?:it|them)\b", re.IGNORECASE)
 # A topic that is only a reference or a clause ("I love it", "I love that you came") says nothing by itself.
 REFERENCE_TOPIC = re.compile(r"^(?:it|that|this|them|these|those|you|him|her|how|what|when|where|who|why|when)\b",
                              re.IGNORECASE)

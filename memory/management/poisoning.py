@@ -19,7 +19,8 @@ BENIGN_COST = 3
 # Signals that say what a text is about, or whom it is meant for, may hold it alone; the agent named as such weighs at
 # most two, so it holds with one other sign; every other sign at most one, so three of them hold a text.
 NAMED, WEAK = 2, 1
-STRONG = {trust.CLAIM, trust.CONFLICT, trust.REPLACES, trust.STUFFED, trust.RULE, trust.DETAILS_SIGN, "addressed", "remembered", "overrides", "speaks_for"}
+STRONG = {trust.CLAIM, trust.CONFLICT, trust.REPLACES, trust.STUFFED, trust.RULE, trust.DETAILS_SIGN, "addressed",
+          "remembered", "overrides", "speaks_for"}
 FIT_ROUNDS = 6
 
 

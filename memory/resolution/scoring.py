@@ -17,7 +17,10 @@ from memory.extraction.names import initials, name_core, name_tokens, singular
 
 SHORT_FORM = {"PERSON": 0.92, "ORGANIZATION": 0.92, "EVENT": 0.8, "LOCATION": 0.8, "OBJECT": 0.8}
 SIGNED_NAME = 0.85
-EQUATED = r"\s*(?:,\s*)?(?:is|was|also known as|aka|a\.k\.a\.|known as|signs as|writes as|writing as|,\s*or|\()\s*(?:the\s+)?"
+# Words between two names that say they are one. A bare "is" does only after a name one signs or writes as ("who signs
+# as J. Marchetti is Giulia Marchetti"): "Toby is German Shepherd" says what Toby is.
+EQUATED = r"\s*(?:,\s*)?(?:also known as|aka|a\.k\.a\.|known as|signs as|writes as|writing as|,\s*or|\()\s*(?:the\s+)?"
+SIGNED_AS = r"\b(?:signs?|signed|signing|writes?|wrote|writing|goes|went|known|performs?|posts?)\s+(?:by|as|under)\s+"
 NOMINAL = re.compile(r"^(?:the|this|that)\s+([a-z]+)$", re.IGNORECASE)
 
 
@@ -169,7 +172,8 @@ def _equated(a: Candidate, b: Candidate) -> bool:
             for y in b.forms:
                 for first, second in ((x, y), (y, x)):
                     pattern = rf"(?<![\w]){re.escape(first)}{EQUATED}{re.escape(second)}(?![\w'’])"
-                    if re.search(pattern, context, re.IGNORECASE):
+                    signed = rf"{SIGNED_AS}{re.escape(first)}\s+(?:is|was)\s+{re.escape(second)}(?![\w'’])"
+                    if re.search(pattern, context, re.IGNORECASE) or re.search(signed, context, re.IGNORECASE):
                         return True
     return False
 

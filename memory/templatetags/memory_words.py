@@ -1,9 +1,6 @@
 """Template filters that put memory in a person's words (memory.wording) and its times in one style."""
 
-from datetime import date, datetime
-
 from django import template
-from django.utils import formats, timezone
 
 from memory import wording
 
@@ -24,21 +21,12 @@ def fact(item, person: str = "you") -> str:
 # Keys by their labels: {{ fact.status|status }}, {{ "long_term"|category }}...
 for _name, _label in {"category": wording.category_label, "entity_type": wording.entity_type_label,
                       "status": wording.status_label, "role": wording.role_label,
-                      "field_label": wording.field_label, "words": wording.words}.items():
+                      "field_label": wording.field_label, "words": wording.words,
+                      "said_of_the_person": wording.said_of_the_person, "name_words": wording.name_words}.items():
     register.filter(_name, _label)
 
 
-@register.filter
-def moment(value) -> str:
-    """Return a moment in the reader's time zone, a stated date as its day, ISO text as either; else the value."""
-    if isinstance(value, str):
-        value = wording.moment_read(value)
-    if isinstance(value, datetime):
-        return formats.date_format(timezone.localtime(value) if timezone.is_aware(value) else value,
-                                   "DATETIME_FORMAT")
-    if isinstance(value, date):
-        return formats.date_format(value)
-    return value
+register.filter("moment", wording.moment)
 
 
 @register.filter
@@ -68,7 +56,7 @@ def field_value(value, name: str):
         return ", ".join(str(v) for v in value)
     if name == "confidence" and isinstance(value, int | float):
         return f"{value:.0%}"
-    return moment(value)
+    return wording.moment(value)
 
 
 @register.filter
@@ -80,8 +68,37 @@ def provenance(correction, person: str = "you") -> str:
 
 @register.filter
 def held_source(held) -> str:
-    """Return whose words held memory came from: "a tool's output (weather, read from weather.example)"."""
-    source = wording.SOURCE_WORDS.get(held.source, wording.words(held.source))
+    """Return where held memory came from: "a web page (rail-deals.example), read with its web search tool", "the
+    agent's calendar lookup tool", else whose words it is."""
     site = held.source_url.split("://", 1)[-1].split("/", 1)[0]  # the address's host, as the person reads it
-    where = ", ".join(filter(None, [held.tool_name, site and f"read from {site}"]))
-    return f"{source} ({where})" if where else source
+    tool = held.tool_name and f"its {wording.words(held.tool_name)} tool"
+    if site:
+        return f"a web page ({site})" + (f", read with {tool}" if tool else "")
+    return f"the agent’s {tool[4:]}" if tool else wording.SOURCE_WORDS.get(held.source, wording.words(held.source))
+
+
+@register.filter
+def held_reasons(held, person: str = "you") -> str:
+    """Return why held memory was held, each reason once, the strongest few; for staff, about "the person"."""
+    return wording.held_reasons_said(held.reasons, person=person)
+
+
+@register.filter
+def held_adds(held, person: str = "you") -> list[str]:
+    """Return what held memory would add, each line as the reader is told it (for staff, of "the person")."""
+    return held.adds if person == "you" else [wording.said_of_the_person(line) for line in held.adds]
+
+
+@register.filter
+def held_decider(held, person: str = "you") -> str:
+    """Return who decided on held memory: the person ("you", or "the person" for staff), else the reviewer."""
+    account = held.subject.account
+    if account is not None and held.decided_by == account.email:
+        return person
+    return f"a reviewer ({held.decided_by})" if person == "you" else held.decided_by
+
+
+@register.filter
+def about_the_person(text: str, person: str = "you") -> str:
+    """Return words written to the person as a staff page says them, about "the person"."""
+    return wording.about_the_person(text, person=person)

@@ -5,11 +5,11 @@ the agent's explicit fields, a correction, an import. The person, a correction a
 trusted; the rest are the agent and what it read, and may be wrong or hostile (indirect prompt
 injection, planted records, an assistant speaking for the person).
 
-Text from an untrusted source is read against the rules below, a table of broad signs in the languages the
-portal is used in rather than of known attacks' phrases: one strong sign holds it, a sign naming the agent
-or its memory with one other, or three weak ones. Each says in plain words why it holds the text, for the
-person who reviews it. The person's own turns are never held: what reads as a standing instruction from
-them becomes one (`standing_instructions`).
+What text from an untrusted source may put before the model is decided by what it is about and the kind of value
+it carries (memory.trust.claims: a claim of the person's protected details, a contradiction of what they said, a
+rule for the agent), weighed with the signs of text meant for a model (memory.trust.signs) by fitted WEIGHTS.
+Each signal says in plain words why it holds the text, for the person who reviews it. The person's own turns are
+never held: what reads as a standing instruction from them becomes one (`standing_instructions`).
 """
 
 import re
@@ -98,9 +98,9 @@ DETAILS = "carries bank, card or login details"
 # How much each signal weighs; a text is held when what it shows weighs HOLD or more. Fitted on the development suite
 # (data/poisoning/) by `bench_poisoning --fit`, which measures every family with the weights fitted without it.
 HOLD = 3
-WEIGHTS = {CLAIM: 3, CONFLICT: 3, REPLACES: 3, RULE: 3, DETAILS_SIGN: 3, STUFFED: 3, THEIR_QUESTION: 1, "addressed": 3, "remembered": 0,
-           "overrides": 3, "speaks_for": 3, "meta": 2, "standing": 1, "directive": 1, "kept_from": 1,
-           "keep_in_mind": 1, "sends": 1, "about": 1, "sensitive": 1}
+WEIGHTS = {CLAIM: 3, CONFLICT: 3, REPLACES: 3, RULE: 3, DETAILS_SIGN: 3, STUFFED: 3, THEIR_QUESTION: 1,
+           "addressed": 3, "remembered": 0, "overrides": 3, "speaks_for": 3, "meta": 1, "standing": 1, "directive": 1,
+           "kept_from": 1, "keep_in_mind": 1, "sends": 1, "about": 1, "sensitive": 1}
 ORDER = (CLAIM, CONFLICT, REPLACES, RULE, DETAILS_SIGN, STUFFED, THEIR_QUESTION, *SIGNS)
 
 

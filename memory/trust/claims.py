@@ -87,6 +87,7 @@ KINDS = (
     _kind("identity", "name or identity details", r"\b(?:(?:full |legal |first |last |real |sur)?name|surname|date of birth|"
           r"birth ?date|birthday|DOB|born|nationality|citizenship|passport(?: number)?|national (?:ID|insurance)"
           r"(?: number)?|social security(?: number)?|SSN|ID (?:card|number)|identity|driver['’]?s licen[cs]e|"
+          r"heiße|heißt|s['’]appelle|se llama|si chiama|chama-se|heet|зовут|"
           r"(?:account |card )?holder|intestatari[oa]|ИНН|СНИЛС|tax (?:ID|number)|NIF|Steuer-?ID|codice fiscale|"
           r"burgerservicenummer|titular|titulaire|Inhaber\w*|rekeninghouder|владел\w+|ФИО|"
           r"nom|prénom|date de naissance|née?|nationalité|passeport|pièce d['’]identité|Vorname|Nachname|"
@@ -194,7 +195,10 @@ OF_PERSON = re.compile(
 # They as the subject of the detail: "you live at", "the patient is allergic to", "the customer banks with".
 SUBJECT = re.compile(
     r"\b(?:you(?:['’](?:re|ve))?|the (?:" + PERSON_NOUN + r")|(?:user|customer|client|patient)|tu|vous|du|"
-    r"usted|voi|você|jij|ты|вы)\b(?:\s+\w+){0,3}?\s+(?:live|lives|living|reside|resides|moved|were born|was born|"
+    r"usted|voi|você|jij|ты|вы|(?:der|die) (?:Benutzer|Nutzer|Kunde|Kundin|Patient)\w*|l['’]utilisateur|"
+    r"l['’]usager|el usuario|el cliente|l['’]utente|il cliente|o usuário|o cliente|de gebruiker|de klant|"
+    r"пользовател\w+|клиент\w*)\b(?:\s+\w+){0,3}?\s+(?:heißt|wohnt|s['’]appelle|habite|se llama|vive|si chiama|"
+    r"abita|chama-se|mora|heet|woont|зовут|живет|живёт|live|lives|living|reside|resides|moved|were born|was born|"
     r"are allergic|is allergic|re allergic|have no known|has no known|take|takes|are taking|is taking|"
     r"are married|is married|bank|banks|(?:have|has)\s+(?:been\s+)?(?:diagnosed|no known|diabet\w*|asthma|"
     r"epilep\w*|hypertension|HIV)|habites?|habitez|êtes allergique|es allergique|wohnst|wohnen|wohnt|"

@@ -2,17 +2,16 @@
 overrides the agent's instructions, speaks for the person, talks about the agent or its memory, sets a standing rule,
 tells the agent what to do, keeps something from the person, sends something to an outside address, writes about
 the person to their agent, or touches money, logins, contact or identity details. Broad signs in the languages the
-portal is used in, each weighed with the others in memory.trust.SIGNALS.
+portal is used in, each weighed with the others by memory.trust.WEIGHTS.
 """
 
 import re
 
+from memory.trust.claims import DOMAIN, EMAIL, IBAN
+
 _I = re.IGNORECASE
 
 # What may carry a detail somewhere else: an e-mail address, a web address or domain, an account number.
-EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-DOMAIN = r"(?<![\w@.-])(?:https?://)?[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:[a-z]{2,})(?:/\S*)?(?![\w@-])"
-IBAN = r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b"
 LONG_NUMBER = r"(?<![\w.,])\+?\d(?:[ -]?\d){6,18}(?![\w,])|\b\d{2}-\d{2}-\d{2}\b"
 DESTINATION = rf"(?:{EMAIL}|{DOMAIN}|{IBAN})"
 VALUE = rf"(?:{EMAIL}|{IBAN}|{LONG_NUMBER})"

@@ -1,7 +1,7 @@
 """An Agent Framework agent moves from neo4j-agent-memory's providers to the portal's and still recalls the user.
 
 NAM is not installed here: its graph (tests/fixtures/nam_graph.json) is what its providers left behind.
-The agent below differs from a NAM one only in its providers, as README's "Moving from
+The agent below differs from a NAM one only in its providers, as docs/agent-api.md's "Moving from
 neo4j-agent-memory" shows.
 """
 

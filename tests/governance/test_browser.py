@@ -71,7 +71,7 @@ def test_sign_in_consent_pause_export_forget_erase(live_server, browser_person):
     assert json.loads(archive.read("manifest.json"))["user_id"] == subject.user_id
 
     page.goto(f"{live_server.url}/me/memory/entities/{items['entities']}/")
-    page.wait_for_selector("#neighbourhood-graph canvas")
+    page.wait_for_selector(".neighbourhood-drawing svg")
     screenshot(page, "06-entity-neighbourhood")
     page.goto(f"{live_server.url}/me/memory/facts/{items['facts']}/forget/")
     screenshot(page, "07-forget-confirmation")
@@ -90,5 +90,5 @@ def test_sign_in_consent_pause_export_forget_erase(live_server, browser_person):
     page.wait_for_url("**/me/erasures/*/")
     services.subject_erase(job_id=ErasureJob.objects.get(user_id_digest__isnull=False).pk)
     page.wait_for_selector("#tombstone")
-    assert page.locator("#residue-total").inner_text() == "nothing left in any store"
+    assert page.locator("#residue-total").inner_text() == "nothing left anywhere"
     screenshot(page, "10-erasure-tombstone")

@@ -103,7 +103,7 @@ def test_erasing_memory_leaves_zero_residue_in_every_store_and_spares_others(per
     assert Grant.objects.get(subject=alice["subject"]).paused_at is None  # resumed afterwards
     assert not selectors.subject_is_erased(user_id=user_id)
     page = alice["client"].get(f"/me/erasures/{job.public_id}/").content.decode()
-    assert "nothing left in any store" in page
+    assert "nothing left anywhere" in page
 
     bob_id = bob["subject"].user_id
     assert _nodes(bob_id) == 12 and len(list(selectors.broker_messages(user_id=bob_id))) == 2  # queued + taken
@@ -197,7 +197,7 @@ def test_deleting_the_account_erases_everything_then_the_account(person, client,
     assert selectors.subject_is_erased(user_id=user_id)  # late writes stay refused for good
     assert not selectors.subject_is_erased(user_id=bob["subject"].user_id)
     receipt = client.get(f"/me/deleted/{job.public_id}/").content.decode()
-    assert "nothing left in any store" in receipt and user_id not in receipt
+    assert "nothing left anywhere" in receipt and user_id not in receipt
     assert _nodes(bob["subject"].user_id) == 12
 
 

@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 import zipfile
 from datetime import timedelta
 
@@ -12,6 +13,7 @@ from neomodel import db
 from governance import selectors, services
 from governance.models import ExportJob, JobStatus
 from memory.models import MemoryAccess
+from tests.support.survey import RAW
 from wiring.celery import app
 
 pytestmark = pytest.mark.django_db
@@ -72,6 +74,10 @@ def test_export_holds_every_node_and_relationship_with_provenance_consent_and_ac
     assert access[0]["agent"] == p["agent"].agent_id and access[0]["items"][0]["uid"] == p["items"]["facts"]
     readme = archive.read("README.md").decode()
     assert "EXTRACTED_FROM" in readme and "consent.json" in readme
+    # The part a person reads: their memory in the words of their pages, with no predicate, key or id.
+    readable = re.sub(r"<[^>]+>", " ", archive.read("memory.html").decode().split("</style>")[1])
+    assert "ALPACA Corp" in readable and "Facts" in readable and "Who was given your memory" in readable
+    assert not RAW.findall(readable) and p["subject"].user_id not in readable
 
 
 def test_only_the_owner_can_reach_an_export(person, client):

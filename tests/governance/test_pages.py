@@ -107,14 +107,18 @@ def test_search_finds_by_text(person):
 def test_entity_page_draws_its_neighbourhood(person):
     p = person()
     page = p["client"].get(f"/me/memory/entities/{p['items']['entities']}/")
-    elements = page.context["neighbourhood"]["elements"]
-    ids = {e["data"]["id"] for e in elements if "source" not in e["data"]}
-    facts = {f["uid"] for f in item_list(user_id=p["subject"].user_id, kind="facts")["items"]}  # both are about it
-    assert ids == {p["items"]["entities"], p["items"]["city"], p["items"]["messages"], *facts}
-    edges = {(e["data"]["source"], e["data"]["target"], e["data"]["label"]) for e in elements if "source" in e["data"]}
-    assert (p["items"]["entities"], p["items"]["city"], "is headquartered in") in edges
+    neighbourhood = page.context["neighbourhood"]
+    facts = item_list(user_id=p["subject"].user_id, kind="facts")["items"]  # both are about it
+    drawn = {(n["caption"], n["title"]) for n in neighbourhood["drawing"]["nodes"]}
+    assert ("is headquartered in", neighbourhood["related"][0]["entity"].name) in drawn
+    assert {n["title"] for n in neighbourhood["drawing"]["nodes"] if n["kind"] == "fact"} == {
+        f["text"] for f in neighbourhood["facts"]} and len(neighbourhood["facts"]) == len(facts)
+    assert [n["caption"] for n in neighbourhood["drawing"]["nodes"]].count("mentioned in") == 1
+    # Drawn on the server, without a script: labels are text a page can measure, one row each.
+    rows = sorted(n["y"] for n in neighbourhood["drawing"]["nodes"] if n["anchor"] == "end")
+    assert all(b - a >= 52 for a, b in zip(rows, rows[1:]))
     body = page.content.decode()
-    assert "governance/vendor/cytoscape.min.js" in body and 'id="neighbourhood-data"' in body
+    assert 'class="neighbourhood-drawing"' in body and "cytoscape" not in body
 
 
 def test_conversation_shows_its_messages_in_order(person):

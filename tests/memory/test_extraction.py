@@ -148,9 +148,11 @@ def test_bench_extraction_prints_scores_and_counts_negated_relations():
     assert result["relations"]["gold"] == 29 and result["negative_relations_emitted"] == 0
 
 
+# A name nothing types is UNTYPED (issue 40) and counts against typed F1: "Mateus never uses Slack", "My favourite
+# editor is Neovim" cost the tuned-on cases 0.97 -> 0.965.
 @pytest.mark.parametrize(
     ("cases", "typed", "untyped", "fact_f1"),
-    [(CASES, 0.97, 0.98, 0.97), (FRESH_CASES, 0.95, 0.98, 0.95)],
+    [(CASES, 0.96, 0.98, 0.97), (FRESH_CASES, 0.95, 0.98, 0.95)],
     ids=["tuned-on", "fresh"],
 )
 def test_held_out_sentences_keep_their_scores(cases, typed, untyped, fact_f1):

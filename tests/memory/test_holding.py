@@ -6,7 +6,7 @@ from django.test import Client
 
 from memory import ingest, services
 from memory.models import Grant, HeldMemory
-from memory.trust import DETAILS
+from memory.trust import claim_reason
 from portal.models import AuditEvent
 from tests.support.api import append, say
 
@@ -39,10 +39,10 @@ def test_a_planted_account_waits_for_the_person_and_approve_undo_and_reject_hold
     assert outcome == "held" and _facts(api, subject.user_id) == set()
     assert IBAN not in _context(api, subject.user_id, "What is my IBAN?")
     held = HeldMemory.objects.get(subject=subject)
-    assert held.status == "held" and DETAILS in held.reasons and held.source == "agent"
-    assert "1 memory an agent wants to add waits for you." in page.get("/me/").content.decode()
+    assert held.status == "held" and claim_reason(["payment"]) in held.reasons and held.source == "agent"
+    assert "Decide on 1 thing an agent wanted to add to your memory." in page.get("/me/").content.decode()
     listed = page.get("/me/held/").content.decode()
-    assert IBAN in listed and "what the agent noted on its own" in listed and "HAS_IBAN" not in listed
+    assert IBAN in listed and "the agent’s own note" in listed and "HAS_IBAN" not in listed
 
     page.post(f"/me/held/{held.public_id}/approve/")
     assert ingest.message_extract(message_uid=uid, user_id=subject.user_id) == "done"
@@ -131,7 +131,7 @@ def test_each_item_says_whose_words_it_is(granted_person):
     facts = {f["object"]: f for f in api.get(f"/api/v1/users/{subject.user_id}/facts/").json()["items"]}
     assert (facts["Contoso Bank"]["source"], facts["sunny"]["source"]) == ("person", "agent")
     detail = page.get(f"/me/memory/facts/{facts['sunny']['uid']}/").content.decode()
-    assert "Whose words" in detail and "what the agent noted on its own" in detail
+    assert "Where it came from" in detail and "the agent’s own note" in detail
     corrected = services.correction_create(subject=subject, kind="facts", uid=facts["Contoso Bank"]["uid"],
                                            value={"object": "Fabrikam"}, actor=subject.account)
     version = api.get(f"/api/v1/users/{subject.user_id}/facts/{corrected.version_uid}").json()

@@ -116,6 +116,15 @@ def test_type_trap_location_is_not_the_event(granted):
     assert _same_as(user) == []
 
 
+def test_a_name_nothing_types_is_stored_untyped_and_read_as_not_sure_what_kind(granted, client):
+    subject, _, agent_client = granted
+    _say(agent_client, subject.user_id, "Mateus uses Slack every day.")
+    rows, _ = db.cypher_query("MATCH (e:Entity {user_id: $u, name: 'Mateus'}) RETURN e.type", {"u": subject.user_id})
+    assert rows == [["UNTYPED"]]
+    client.force_login(subject.account)
+    assert "not sure what kind" in client.get("/me/memory/entities/").content.decode()
+
+
 def test_three_resolution_bands(granted):
     subject, _, client = granted
     user = subject.user_id

@@ -55,6 +55,8 @@ def test_text_that_equates_two_names_or_uses_a_nominal_is_evidence():
     context = "The critic who writes as M. Oduya is Ruth Kamau. She chairs the Tarn Valley Trust. The trust owns a farm."
     assert pair("M. Oduya", "Ruth Kamau", context=context).equated == 1.0
     assert pair("M. Oduya", "Ruth Kamau").equated == 0.0
+    # "is" says what a name is, not another name of it, unless it follows a name one writes or signs as
+    assert pair("Toby", "German Shepherd", context="My dog Toby is German Shepherd through and through.").equated == 0.0
     nominal = pair("The trust", "Tarn Valley Trust", "ORGANIZATION", context=context)
     assert nominal.nominal > 0 and nominal.band == "auto"
 

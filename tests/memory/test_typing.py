@@ -62,7 +62,9 @@ def test_what_stays_a_name():
     assert types("Besides Italy, I was also in Turkey.") == {"Italy": "LOCATION", "Turkey": "LOCATION"}
     assert types("Wow Mel, that painting's amazing!") == {}
     assert types("Thanks for the card from Sarah!") == {"Sarah": "PERSON"}
-    assert types("Mateus uses Slack every day.")["Mateus"] == "PERSON"
+    assert types("Mateus uses Slack every day.")["Mateus"] == "UNTYPED"  # nothing says what Mateus is
+    assert types("Mateus said Slack is down.")["Mateus"] == "PERSON"
+    assert types("Ask Lowri Pryce to review the draft.")["Lowri Pryce"] == "PERSON"
     assert types("Wow, Calvin, Tokyo looks incredible!") == {"Tokyo": "LOCATION"}
     assert types("Nike and Sarah came along.")["Sarah"] == "PERSON"  # a first name keeps its person
     assert types("I will see Sarah at the cinema.") == {"Sarah": "PERSON"}

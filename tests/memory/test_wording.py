@@ -43,6 +43,7 @@ def test_every_relation_the_extractors_write_has_a_phrasing_and_every_key_a_labe
     assert set(CATEGORIES) == CATEGORY_LABELS.keys()
     assert [category_label(c) for c in CATEGORIES] == ["Conversation history", "Long-term memory", "Reasoning traces"]
     assert entity_type_label("ORGANIZATION") == "organisation"
+    assert entity_type_label("UNTYPED") == "not sure what kind"
 
 
 def test_a_moment_reads_as_its_day_in_the_readers_time_zone():

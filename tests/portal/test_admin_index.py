@@ -66,22 +66,24 @@ def test_the_index_shows_review_with_live_counts(granted):
     assert rows == {
         "Audit log": reverse("admin:review_audit_list"),
         "Decided merges": reverse("admin:review_merge_decided"),
-        "Fact timelines (1 to confirm)": reverse("admin:review_fact_timeline"),
+        "Superseded facts (1 to confirm)": reverse("admin:review_fact_timeline"),
         "Held memory (0 waiting)": reverse("admin:review_held_list"),
-        "Merge queue (1 pending)": reverse("admin:review_merge_list"),
+        "Merge proposals (1 pending)": reverse("admin:review_merge_list"),
         "Proposed corrections (0 waiting)": reverse("admin:review_correction_list"),
-        "Staff erasure": reverse("admin:governance_erasure_request"),
-        "Traces (2)": reverse("admin:review_trace_list"),
+        "Erasure requests": reverse("admin:governance_erasure_request"),
+        "Reasoning traces (2)": reverse("admin:review_trace_list"),
     }
     body = index.content.decode()
     assert f'<a href="{reverse("admin:review_index")}" class="section"' in body
-    assert f'<a href="{reverse("admin:review_merge_list")}">Merge queue (1 pending)</a>' in body
+    assert index.context["app_list"][0]["app_label"] == "review"  # the staff's work first, in its own order
+    assert list(rows)[:2] == ["Merge proposals (1 pending)", "Superseded facts (1 to confirm)"]
+    assert f'<a href="{reverse("admin:review_merge_list")}">Merge proposals (1 pending)</a>' in body
 
     old = db.cypher_query("MATCH (f:Fact {user_id: $u, object: 'high'}) RETURN f.uid", {"u": user})[0][0][0]
     assert staff.post(reverse("admin:review_fact_confirm", args=[user, old])).status_code == 302
     api.post("/api/v1/traces", {"user_id": user, "session_id": "s1", "task": "pay the hotel"}, format="json")
     after = review_rows(staff.get("/admin/"))
-    assert {"Merge queue (1 pending)", "Fact timelines (0 to confirm)", "Traces (3)"} <= after.keys()
+    assert {"Merge proposals (1 pending)", "Superseded facts (0 to confirm)", "Reasoning traces (3)"} <= after.keys()
 
 
 @pytest.mark.parametrize("page", REVIEW_PAGES, ids=lambda page: page.url_name)
@@ -105,7 +107,7 @@ def test_counts_stop_past_the_cap_and_the_index_says_so(granted, monkeypatch):
     assert review_counts(cap=1)["facts_to_confirm"] == 2  # cap + 1: enough to know there are more
     monkeypatch.setattr(admin_site, "SECTION_COUNT_CAP", 1)
     _, staff = member("reviewer", *EVERY_PERMISSION)
-    assert "Fact timelines (1+ to confirm)" in review_rows(staff.get("/admin/"))
+    assert "Superseded facts (1+ to confirm)" in review_rows(staff.get("/admin/"))
 
 
 def test_staff_without_review_permissions_see_no_review_section():
@@ -122,7 +124,7 @@ def test_the_index_still_opens_without_neo4j_and_lists_the_pages_without_counts(
     with neo4j_unreachable():
         index = staff.get("/admin/")
     assert index.status_code == 200
-    assert {"Merge queue", "Fact timelines", "Traces", "Audit log"} <= review_rows(index).keys()
+    assert {"Merge proposals", "Superseded facts", "Reasoning traces", "Audit log"} <= review_rows(index).keys()
 
 
 def test_the_counts_are_one_query_of_index_seeks_and_the_count_store():

@@ -84,9 +84,8 @@ def test_pages_come_with_their_hashed_stylesheets_scripts_policy_404_page_and_ic
         status, headers, css = fetch(f"{gunicorn}{href.decode()}", HTTPS)
         assert status == 200 and headers["Content-Type"].startswith("text/css") and css
         assert "immutable" in headers["Cache-Control"]  # a hashed name: browsers keep it for good
-    for script in ("governance/neighbourhood.js", "governance/vendor/cytoscape.min.js"):
-        status, headers, js = fetch(f"{gunicorn}/static/{script}", HTTPS)
-        assert status == 200 and "javascript" in headers["Content-Type"] and js
+    status, headers, js = fetch(f"{gunicorn}/static/portal/portal.js", HTTPS)
+    assert status == 200 and "javascript" in headers["Content-Type"] and js
     # A missing page and the icon a browser asks for on its own are the portal's.
     status, headers, body = fetch(f"{gunicorn}/no-such-page/", HTTPS)
     assert status == 404 and b"Page not found" in body and b"/static/portal/portal." in body

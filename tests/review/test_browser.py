@@ -65,7 +65,7 @@ def test_merge_undo_reject_revert_trace_and_token(live_server, browser_sign_in, 
 
     assert "critical" in _context(api, user)[1]
     page.goto(f"{live_server.url}/admin/review/facts/?user={subject.account.email}&subject=Ticket_7")
-    assert page.locator("svg.timeline rect").count() == 2
+    assert page.locator(".timeline rect.bar").count() == 2
     screenshot(page, "12-fact-timeline")
     page.click("a.revert")
     page.click("input[value='Yes, revert']")

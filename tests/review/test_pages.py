@@ -158,6 +158,10 @@ def test_audit_log_filters_and_exports_csv_and_self_service_is_audited(granted, 
     page = client.get("/admin/review/audit/", {"user": person.email})
     actions = [e.action for e in page.context["events"]]
     assert actions == ["grant.revoke", "grant.pause", "consent.withdraw", "grant.create"]
+    shown = page.content.decode()  # in words: who did what, for whom, to which agent; no key, id or ISO time
+    assert all(words in shown for words in ("revoked an agent", "paused an agent", "withdrew consent",
+                                           person.email, f"agent {agent.name}", "paused: <del>no</del> → <ins>yes</ins>"))
+    assert "grant.pause" not in shown and agent.agent_id not in shown.replace(f'title="{agent.agent_id}"', "")
     assert [e.action for e in client.get("/admin/review/audit/", {"action": "grant.p"}).context["events"]] == [
         "grant.pause"]
     exported = client.get("/admin/review/audit/export.csv", {"action": "consent."})

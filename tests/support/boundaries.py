@@ -101,7 +101,8 @@ def page_kwargs(name: str, owner: dict | None) -> dict:
     if owner is None:
         values |= {"uid": MISSING, "agent_id": "no-such-agent", "public_id": uuid.uuid4()}
     else:
-        erasure = name in ("governance:erasure_detail", "governance:account_deleted")
+        erasure = name in ("governance:erasure_detail", "governance:account_deleted", "governance:erasure_receipt",
+                           "governance:account_deleted_receipt")
         public_id = ("correction" if "correction" in name else "erasure" if erasure else "held" if "held" in name
                      else "export")
         values |= {"uid": owner["conversation"] if "conversation" in name else owner["fact"],

@@ -14,19 +14,25 @@ from tests.support.stack import closed_port
 class RedisServer:
     """A redis-server of the test's own on a free port, so stopping it disturbs no one else."""
 
-    def __init__(self, directory):
+    def __init__(self, directory, *, persistence: bool = False):
         self.port = closed_port()
         self.directory = directory
         self.proc = None
+        # As a production Redis keeps its data: a dump now and then, and every write in the append-only file.
+        self.persistence = ["--save", "3600 1", "--appendonly", "yes"] if persistence else ["--save", "",
+                                                                                                "--appendonly", "no"]
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return self.url_of(0)
+
+    def url_of(self, database: int) -> str:
+        return f"redis://127.0.0.1:{self.port}/{database}"
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [shutil.which("redis-server"), "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-             "--appendonly", "no", "--dir", str(self.directory)], stdout=subprocess.DEVNULL)
+            [shutil.which("redis-server"), "--bind", "127.0.0.1", "--port", str(self.port), *self.persistence,
+             "--dir", str(self.directory)], stdout=subprocess.DEVNULL)
         client = redis.Redis.from_url(self.url)
         for _ in range(100):
             try:

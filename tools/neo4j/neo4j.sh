@@ -47,6 +47,16 @@ fetch_jars() {
   touch "$lib/.complete"
 }
 
+# The launcher compiled once per version of its source: the procedures it registers are loaded by class name,
+# which a class compiled in memory (java Neo4jLauncher.java) is not.
+compile_launcher() {
+  classes="$lib/launcher-$(sha256sum "$here/Neo4jLauncher.java" | cut -c1-12)"
+  if [ -f "$classes/Neo4jLauncher.class" ]; then return; fi
+  rm -rf "$lib"/launcher-*
+  mkdir -p "$classes"
+  "$(dirname "$(readlink -f "$1")")/javac" -nowarn -d "$classes" -cp "$lib/*" "$here/Neo4jLauncher.java"
+}
+
 java_version() {
   "$1" -version 2>&1 | sed -nE '1s/.*version "(1\.)?([0-9]+).*/\2/p'
 }
@@ -71,6 +81,7 @@ start() {
     instead; exit 1
   fi
   fetch_jars
+  compile_launcher "$java"
   mkdir -p "$NEO4J_HOME"
   # JVM flags from the ones Neo4j's own neo4j.conf ships.
   nohup "$java" -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC -XX:-OmitStackTraceInFastThrow \
@@ -79,7 +90,7 @@ start() {
     -Dlog4j2.disable.jmx=true \
     --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED \
     --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --enable-native-access=ALL-UNNAMED \
-    -cp "$lib/*" "$here/Neo4jLauncher.java" >"$logfile" 2>&1 &
+    -cp "$lib/*:$classes" Neo4jLauncher >"$logfile" 2>&1 &
   echo $! >"$pidfile"
   # Waited for by the clock, not by a count of polls: a loaded machine takes minutes where an idle one takes seconds.
   deadline=$((SECONDS + ${NEO4J_START_SECONDS:-600}))

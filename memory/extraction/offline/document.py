@@ -4,13 +4,14 @@ import re
 from datetime import date
 
 from memory.extraction.dates import stated_date
-from memory.extraction.offline.names import CUE_CONFIDENCE, NameReader
+from memory.extraction.offline.names import CUE_CONFIDENCE, NO_CUE, NameReader, person_by_name
 from memory.extraction.offline.preferences import stated_preferences
 from memory.extraction.offline.references import Entity, ReferenceReader, Slot
 from memory.extraction.offline.relations import ATTRIBUTE_CONFIDENCE, UNASSERTED, RelationReader
 from memory.extraction.offline.reports import REPORT_CONFIDENCE, ReportReader
 from memory.extraction.offline.tokens import TOKEN, Token, clauses, sentences
-from memory.extraction.results import ExtractedEntity, ExtractedFact, ExtractedMention, ExtractedRelation, Extraction
+from memory.extraction.results import (UNTYPED, ExtractedEntity, ExtractedFact, ExtractedMention, ExtractedRelation,
+                                       Extraction)
 from memory.extraction.rules import predicate_cardinality
 
 # A turn where someone speaks of themself or to the listener ("my car", "a road trip we took", "your phone"): its
@@ -21,6 +22,9 @@ INDEFINITE = re.compile(r"\b(?:a|an)\s+\Z", re.IGNORECASE)
 # Facts are stored in one direction per meaning: "Y owns X" is the fact that X is owned by Y.
 FACT_FORMS = {"OWNS": "OWNED_BY"}
 SYMMETRIC = {"KNOWS", "PARTNER_WITH"}
+# Taking part in, belonging to or working for a thing needs to say which: "joined a team", "went to a museum" says
+# too little to remember as a fact ("joined an LGBTQ activist group", "plays clarinet" say enough).
+GROUP_PREDICATES = {"MEMBER_OF", "PARTICIPATED_IN", "VOLUNTEERS_AT", "EMPLOYED_BY", "VISITED"}
 
 
 class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
@@ -49,8 +53,9 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
             phrases = self._noun_phrases(sentence, found_names)
             for found in sorted(found_names + phrases, key=lambda n: n.start):
                 entity = self._register(*found)
-                if found in phrases and (PERSONAL.search(self._turn_text(found.start)) or (
-                        found.type == "EVENT" and INDEFINITE.search(self.text, 0, found.start))):
+                # "a LGBTQ support group", "a Harry Potter party": some event of a kind, named or not
+                if (found in phrases and PERSONAL.search(self._turn_text(found.start))) or (
+                        found.type == "EVENT" and INDEFINITE.search(self.text, 0, found.start)):
                     self.unnamed.add(id(entity))
         self._resolve_initialisms()
         for sentence in self.sentences:
@@ -78,7 +83,8 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
             if not {id(source), id(target)} & self.unnamed:
                 relations.append(ExtractedRelation(source.name, relation, target.name, confidence, when,
                                                    self._sentence_text(position)))
-            facts.append(_fact(source.name, relation, target.name, confidence, when))
+            if id(source) not in self.unnamed:
+                facts.append(_fact(source.name, relation, target.name, confidence, when))
         joined = {value.lower() for predicate, value, _ in self.speaker_attributes if predicate == "MEMBER_OF"}
         for relation, target, confidence, position in self.speaker_facts:
             if relation == "PARTICIPATED_IN" and target.name.lower() in joined:
@@ -91,11 +97,23 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
                 seen.add(("user", predicate, value))
                 facts.append(_fact("user", predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
         for subject, predicate, value, position in self.attributes:
+            if id(subject) in self.unnamed:
+                continue  # "an elderly veteran named Samuel": Samuel is the entity, "veteran" no subject of a fact
             if position >= offset and (subject.name, predicate, value) not in seen:
                 seen.add((subject.name, predicate, value))
                 facts.append(_fact(subject.name, predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
         involved = {r.source for r in relations} | {r.target for r in relations}
         involved |= {f.subject for f in facts} | {f.object for f in facts}
+        facts += self._reported_facts(facts, offset)
+        return Extraction(
+            entities=self._named_entities(offset, involved), relations=relations,
+            facts=[f for f in facts if not _says_too_little(f)],
+            preferences=stated_preferences(self.text[offset:], before=self._turn_text(offset - 3) if offset else "")
+            if by_person else [], extractor=extractor,
+        )
+
+    def _named_entities(self, offset: int, involved: set[str]) -> list[ExtractedEntity]:
+        """Return the entities the text after `offset` mentions, or that a relation or fact of it involves."""
         entities = []
         for entity in self.entities:
             if id(entity) in self.unnamed:
@@ -106,14 +124,11 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
                 continue
             if mentions or entity.name in involved:
                 entities.append(ExtractedEntity(
-                    name=entity.name, type=entity.type, aliases=[a for a in entity.aliases if a != entity.name],
-                    mentions=mentions, confidence=CUE_CONFIDENCE[entity.cue],
+                    name=entity.name, type=_known_type(entity, related=entity.name in involved),
+                    aliases=[a for a in entity.aliases if a != entity.name], mentions=mentions,
+                    confidence=CUE_CONFIDENCE[entity.cue],
                 ))
-        return Extraction(
-            entities=entities, relations=relations, facts=facts + self._reported_facts(facts, offset),
-            preferences=stated_preferences(self.text[offset:], before=self._turn_text(offset - 3) if offset else "")
-            if by_person else [], extractor=extractor,
-        )
+        return entities
 
     def _reported_facts(self, facts: list[ExtractedFact], offset: int) -> list[ExtractedFact]:
         """Return what the text after `offset` reports that the relation rules did not read (the same subject with
@@ -149,6 +164,21 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
 
     def _date_near(self, position: int) -> date | None:
         return stated_date(self._sentence_text(position), reference_date=self.reference_date)
+
+
+def _known_type(entity: Entity, *, related: bool) -> str:
+    """Return an entity's type, or UNTYPED for a name that was someone's only because nothing typed it otherwise
+    (no cue in its words or sentence, no published list, no first name, no relation read with it as someone)."""
+    if entity.cue == NO_CUE and entity.type == "PERSON" and not related and not person_by_name(entity.name):
+        return UNTYPED
+    return entity.type
+
+
+def _says_too_little(fact: ExtractedFact) -> bool:
+    """Return whether a fact's object is one common noun that says no more than its predicate ("user MEMBER_OF team"),
+    or it names something unnamed ("an elderly veteran named Samuel": Samuel is the entity, "veteran" no subject)."""
+    vague = fact.predicate in GROUP_PREDICATES and fact.object.islower() and len(fact.object.split()) == 1
+    return vague or (fact.predicate == "HAS_NAME" and fact.subject != "user" and fact.subject.islower())
 
 
 def _fact(subject: str, predicate: str, obj: str, confidence: float, when: date | None) -> ExtractedFact:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from memory.extraction import english
-from memory.extraction.gazetteer import given_name, place_known, place_named
+from memory.extraction.gazetteer import given_name, place_known, place_named, surname
 from memory.extraction.names import singular
 from memory.extraction.offline.cues import (head_before_of, kind_type, plural_group, screening_of, seen_at_cinema,
                                             venue_showing)
@@ -94,6 +94,8 @@ PREPOSITION_CUES = [
     PrepositionCue("LOCATION", WEAK_CUE, frozenset(LOCATION_PREPOSITIONS - {"to"})),
     PrepositionCue("ORGANIZATION", WEAK_CUE, frozenset({"on"}), near=frozenset(english.POSTING_WORDS)),
 ]
+# Initials before a surname: "J.K.", "J. R. R." (one word when written without spaces).
+INITIALS = re.compile(r"(?:[A-Z]\.){1,3}")
 # A sequel's or a model's number in Roman numerals ("Civilization VI"), unless a first name leads ("Elizabeth II").
 ROMAN_NUMERAL = re.compile(r"(?=[ivx]{2,}$|[vx]$)x{0,2}(?:ix|iv|v?i{0,3})")
 # People take no article nor "my": "the Prius", "my Zen" name things (a title, "the Reverend X", is read before).
@@ -221,7 +223,9 @@ class NameReader:
         if extension := _place_or_thing_after(sentence[index + len(run):]):
             kind, last = extension
             full = self.text[start:last.end]
-            return Name(start, last.end, full, full, kind, STRONG_CUE, [name])
+            # "LGBTQ" only says which support group, parade or conference it was, no other name of it; "the PixelHarbor
+            # app" and "the Rotterdam office" keep their name as their short form
+            return Name(start, last.end, full, full, kind, STRONG_CUE, [] if kind == "EVENT" else [name])
         if screening_of([t.lower for t in sentence[max(0, index - 2):index]]):
             return Name(start, end, surface, name, "OBJECT", RULE_CUE, aliases)  # "no showings of Belfast today"
         if KNOWN_PLACE.fits(words) or (_place_follows(sentence, index + len(run)) and not _after_interjections(sentence, index)):
@@ -259,6 +263,8 @@ class NameReader:
             return default._replace(type="LOCATION")
         if len(run) == 1 and plural_group(name):
             return default._replace(type="ORGANIZATION")  # "the Jets", "Sharks": a group; a guess all the same
+        if _done_by_someone(sentence, index, len(run)):
+            return default._replace(cue=WEAK_CUE)  # "Ruairi assigned", "ask Lowri Pryce to"
         return default
 
     def _noun_phrases(self, sentence: list[Token], names: list[Name]) -> list[Name]:
@@ -289,6 +295,14 @@ class NameReader:
         return found
 
 
+def person_by_name(name: str) -> bool:
+    """Return whether a name is someone's by its own words: a common first name leads it ("Sarah", "John Zhang",
+    "Steve-O"), initials lead it ("J.K. Rowling") or it is a common surname alone ("Williams")."""
+    words = name.split()
+    return (given_name(re.split(r"[-‐]", words[0])[0]) or (len(words) > 1 and INITIALS.fullmatch(words[0]) is not None)
+            or (len(words) == 1 and surname(words[0])))
+
+
 def _is_identifier(word: str) -> bool:
     """Return whether a word is written like a code name: Service_Checkout, AuthModule, BUG-3310."""
     camel = re.search(r"[a-z][A-Z]", word) is not None and not re.match(r"(?:Mc|Mac)[A-Z]", word)
@@ -302,6 +316,15 @@ def _verb_follows(sentence: list[Token], index: int) -> str | None:
     if index + 1 < len(sentence) and sentence[index].text in "'’" and sentence[index + 1].lower in CONTRACTIONS:
         return "is"
     return sentence[index].lower if index < len(sentence) and sentence[index].lower in english.CLAUSE_VERBS else None
+
+
+def _done_by_someone(sentence: list[Token], index: int, length: int) -> bool:
+    """Return whether the name at `index` does or undergoes what only someone does: "Ruairi assigned", "ask Lowri"."""
+    after = index + length
+    while after < len(sentence) and (sentence[after].lower in english.VERB_ADVERBS or sentence[after].lower.endswith("ly")):
+        after += 1
+    return (after < len(sentence) and sentence[after].lower in english.PERSON_VERBS) or (
+        index > 0 and sentence[index - 1].lower in english.PERSON_OBJECT_VERBS)
 
 
 def _vocative(sentence: list[Token], index: int, length: int) -> bool:

@@ -5,7 +5,8 @@ import re
 from memory import trust
 from memory.extraction import english
 from memory.extraction.results import ExtractedPreference
-from memory.extraction.rules import PREFERENCE_FORMS, REFERENCE_TOPIC, REQUEST_TOPIC, TOPIC_END, preference_topic
+from memory.extraction.rules import (INTERNAL_REFERENCE, PREFERENCE_FORMS, REFERENCE_TOPIC, REQUEST_TOPIC, TOPIC_END,
+                                     preference_topic)
 
 PREFERENCE_CONFIDENCE = 0.7
 # A topic about the listener ("your commitment", "show you a photo"), one that holds its own speaker ("I'm
@@ -14,8 +15,9 @@ NOT_A_TOPIC = re.compile(r"\b(?:you|your|yours|yourself|i|i['’]m|we|we['’]re
                          r"\b(?:and|or|but|that|which|who|to|of|with|the|a|an|so|as|for|because|they|he|she)$|"
                          r"^(?:helps?|keeps?|makes?|gives?|is|are|was|were)\b|"
                          # a reference says nothing alone: "making him happy", "the taste of these", "their work"
-                         r"^(?:\S+\s+){0,3}(?:it|them|him|these|those)\b|\b(?:it|them|this|that|these|those)$|"
-                         r"\b(?:this|that)\s+(?:with|to|for|in|on|at|from|of)\b|"
+                         # or "this nearby trail", "the freedom and connection it brings": it does not read alone
+                         r"\b(?:it|them|him|these|those|this|here|there)\b|\b(?:that)$|"
+                         r"\b(?:that)\s+(?:with|to|for|in|on|at|from|of)\b|"
                          r"^(?:their|his|her|its)\b|"
                          r"^to\s+(?:say|tell|thank|share|show|ask|hear|know|let|add|mention|remind|admit|point)\b",
                          re.IGNORECASE)
@@ -41,7 +43,8 @@ def stated_preferences(text: str, *, before: str = "") -> list[ExtractedPreferen
                 continue
             said = match.group("topic") if "topic" in form.pattern.groupindex else None
             topic = (said or TOPIC_END.split(text[match.end():], maxsplit=1)[0]).strip(" ,")
-            if not topic or REFERENCE_TOPIC.match(topic) or REQUEST_TOPIC.search(topic) or NOT_A_TOPIC.search(topic):
+            if not topic or REFERENCE_TOPIC.match(topic) or REQUEST_TOPIC.search(topic) \
+                    or NOT_A_TOPIC.search(INTERNAL_REFERENCE.sub("and", topic)):
                 continue
             sentence = _sentence_at(text, match.start())
             if sentence.endswith("?") or (PARTICULAR.match(topic) and (SHOWN.search(sentence) or SHOWN.search(before))):

@@ -131,6 +131,10 @@ class RelationReader:
         self.tentative -= {m.start for slot in (source, target) for e in slot.entities for m in e.mentions}
         for entity, type_ in changes:
             entity.type, entity.cue = type_, RULE_CUE
+        for slot, allowed in ((source, rule.subjects), (target, rule.objects)):
+            if set(allowed) <= SOMEONE:  # "Odile joined X", "met Odile": whoever it is, someone
+                for entity in slot.entities:
+                    entity.cue = max(entity.cue, RULE_CUE)
         if rule.relation is not None and asserted:
             confidence = NAMED_CONFIDENCE if source.kind == target.kind == "name" else REFERENCE_CONFIDENCE
             self._emit(source, rule.relation, target.entities, confidence)
@@ -195,6 +199,10 @@ class RelationReader:
         candidates = [(max(m.start for m in e.mentions if m.start < before), e) for e in self.entities
                       if e.type == type_ and any(m.start < before for m in e.mentions)]
         return max(candidates, key=lambda pair: pair[0])[1] if candidates else None
+
+
+# The arguments a rule fills only with someone: a name there is a person's, however little its words say.
+SOMEONE = {"PERSON", SPEAKER}
 
 
 def _fit(slot: Slot, allowed: tuple, retype: bool) -> list[tuple[Entity, str]] | None:
