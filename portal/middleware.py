@@ -28,7 +28,9 @@ class NulCharacterRefusal:
         if request.path.startswith("/api/") or not _has_nul(request):
             return None
         refusal = getattr(getattr(view_func, "view_class", None), "nul_refusal", None)
-        return refusal() if refusal else HttpResponseBadRequest("A value holds a NUL character, which cannot be stored.")
+        if refusal:
+            return refusal()
+        return HttpResponseBadRequest("A value holds a NUL character, which cannot be stored.")
 
 
 def _has_nul(request) -> bool:

@@ -39,7 +39,9 @@ case "${1:-}" in
       fi
       sleep 0.5
     done
-    if [ "$(cat "$pidfile" 2>/dev/null)" != "$pid" ]; then echo "Celery worker stopped before it was ready" >&2; exit 1; fi
+    if [ "$(cat "$pidfile" 2>/dev/null)" != "$pid" ]; then
+      echo "Celery worker stopped before it was ready" >&2; exit 1
+    fi
     rm -f "$pidfile"
     echo "Celery worker did not start; the end of $log:" >&2
     tail -c +"$((logged + 1))" "$log" | tail -n 15 >&2

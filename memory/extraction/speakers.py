@@ -22,8 +22,8 @@ LABEL_WORDS = frozenset(
     "updated scheduled cancelled canceled ordered paid reserved got great sure".split())
 # Words a lowercase label is read as before it is read as a name, though the Census lists them as first names too
 # ("will: it's done", "so: what now").
-LOWERCASE_WORDS = (LABEL_WORDS | english.WEEKDAYS | english.MONTHS.keys() | english.FUNCTION_WORDS | english.CLAUSE_VERBS
-                   | english.INTERJECTIONS | english.GREETINGS | english.CHAT_ABBREVIATIONS)
+LOWERCASE_WORDS = (LABEL_WORDS | english.WEEKDAYS | english.MONTHS.keys() | english.FUNCTION_WORDS
+                   | english.CLAUSE_VERBS | english.INTERJECTIONS | english.GREETINGS | english.CHAT_ABBREVIATIONS)
 
 
 def speaker_split(text: str) -> tuple[str | None, str]:

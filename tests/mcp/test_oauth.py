@@ -44,8 +44,8 @@ def test_a_client_registered_for_a_grant_the_server_does_not_offer_is_refused_in
     application = get_application_model().objects.create(
         name="Old robot", client_type="confidential", authorization_grant_type="client-credentials",
         client_secret="robot-secret", hash_client_secret=False)
-    response = oauth_client().post("/oauth/token/", {"grant_type": "client_credentials", "client_id": application.client_id,
-                                               "client_secret": "robot-secret"})
+    response = oauth_client().post("/oauth/token/", {"grant_type": "client_credentials",
+                                                     "client_id": application.client_id, "client_secret": "robot-secret"})
     _oauth_error(response, 400, "unauthorized_client")
 
 

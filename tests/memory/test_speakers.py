@@ -51,4 +51,5 @@ def test_a_conversation_of_lowercase_handles_reads_each_turn_as_its_speakers():
     said, earlier = labels_strip("elise: I adopted a puppy named Max.", ["marc: how was your weekend?",
                                                                          "elise: long! I was at the shelter."])
     assert said == Said("Elise", "I adopted a puppy named Max.", len("elise: "))
-    assert [(e.speaker, e.text) for e in earlier] == [("Marc", "how was your weekend?"), ("Elise", "long! I was at the shelter.")]
+    assert [(e.speaker, e.text) for e in earlier] == [("Marc", "how was your weekend?"),
+                                                      ("Elise", "long! I was at the shelter.")]

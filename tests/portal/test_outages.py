@@ -26,7 +26,8 @@ def person(granted):
     subject, _, api = granted
     api.raise_request_exception = False  # a server error is an answer to count, not an exception to stop at
     user = subject.user_id
-    message = say(api, user, "I live in Lisbon.", facts=[{"subject": "user", "predicate": "RESIDES_AT", "object": "Lisbon"}])
+    message = say(api, user, "I live in Lisbon.",
+                  facts=[{"subject": "user", "predicate": "RESIDES_AT", "object": "Lisbon"}])
     trace = api.post("/api/v1/traces", {"user_id": user, "session_id": "s1", "task": "find a flat"}, format="json")
     uids = {"messages": message, "facts": item_list(user_id=user, kind="facts")["items"][0]["uid"],
             "traces": trace.json()["uid"]}
@@ -43,9 +44,9 @@ def _calls(person) -> dict:
     for tool, arguments in tool_arguments(uids).items():
         arguments = arguments if tool in NOBODY else {**arguments, "user_id": user}  # the agent is connected to no one
         body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}
-        calls[f"mcp:{tool}"] = lambda body=body: Client(raise_request_exception=False).post("/mcp/", body, content_type="application/json",
-                                                               HTTP_AUTHORIZATION=person["authorization"],
-                                                               **JSON_RPC_HEADERS)
+        calls[f"mcp:{tool}"] = lambda body=body: Client(raise_request_exception=False).post(
+            "/mcp/", body, content_type="application/json", HTTP_AUTHORIZATION=person["authorization"],
+            **JSON_RPC_HEADERS)
     oauth = Client(raise_request_exception=False)
     calls["oauth:register"] = lambda: oauth_register(oauth)
     calls["oauth:token"] = lambda: oauth.post("/oauth/token/", {"grant_type": "authorization_code", "code": "x",

@@ -17,7 +17,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from portal.processes import database_url
-from tests.support.stack import ROOT, closed_port
+from tests.support.stack import LOADED_MACHINE_SECONDS, ROOT, closed_port
 
 HTTPS = {"X-Forwarded-Proto": "https"}  # what a TLS-terminating proxy adds
 
@@ -38,7 +38,8 @@ def fetch(url: str, headers: dict | None = None):
     """Return (status, headers, body) without following redirects."""
     opener = urllib.request.build_opener(NoRedirect)
     try:
-        with opener.open(urllib.request.Request(url, headers=headers or {}), timeout=10) as response:
+        request = urllib.request.Request(url, headers=headers or {})
+        with opener.open(request, timeout=LOADED_MACHINE_SECONDS) as response:
             return response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.headers, error.read()
@@ -56,7 +57,7 @@ def gunicorn(tmp_path, django_db_setup):
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + LOADED_MACHINE_SECONDS
     while True:
         try:
             fetch(f"{base}/healthz")
@@ -137,7 +138,7 @@ def raw(base: str, target: str, headers: dict | None = None) -> tuple[int, str, 
     host, port = base.removeprefix("http://").split(":")
     lines = [f"GET {target} HTTP/1.1", f"Host: {host}", "Connection: close",
              *(f"{name}: {value}" for name, value in {**HTTPS, **(headers or {})}.items())]
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
+    with socket.create_connection((host, int(port)), timeout=LOADED_MACHINE_SECONDS) as sock:
         sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin1"))
         answer = b"".join(iter(lambda: sock.recv(65536), b""))
     head, _, body = answer.partition(b"\r\n\r\n")

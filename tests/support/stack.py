@@ -19,6 +19,9 @@ SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 BROWSER_PASSWORD = "a-long-passphrase-8"
+# How long a process the suite starts (a worker, gunicorn), or one request to it, may take before it counts as
+# failed: a deadline, not a wait. Idle, they take seconds; with other builds loading both cores, a minute and more.
+LOADED_MACHINE_SECONDS = 300
 
 
 def refuse_foreign_graph():
