@@ -12,6 +12,8 @@ TEST_ENV := NEO4J_HOME=$(CURDIR)/var/neo4j-test$(if $(filter 2026,$(NEO4J_LINE))
 	NEO4J_PAGECACHE=512m
 TEST_URLS := NEO4J_URL=bolt://neo4j:neo4j@127.0.0.1:$(TEST_PORT) REDIS_URL=redis://127.0.0.1:6379/15 \
 	CELERY_BROKER_URL=redis://127.0.0.1:6379/14
+# The portal's port for `make run` (its services' are their own variables: NEO4J_BOLT_PORT and NEO4J_URL, REDIS_URL).
+WEB_PORT ?= 8000
 
 .PHONY: run test setup services stop status
 
@@ -39,10 +41,10 @@ run: services
 	$(PY) manage.py load_demo
 	tools/worker.sh start
 	@echo
-	@echo "Portal: http://127.0.0.1:8000  (sign in as demo@example.com / demo-password; reviewer: reviewer@example.com / reviewer-password; staff: admin@example.com / admin-password)"
-	@echo "Health: http://127.0.0.1:8000/healthz   API docs: http://127.0.0.1:8000/api/docs/"
+	@echo "Portal: http://127.0.0.1:$(WEB_PORT)  (sign in as demo@example.com / demo-password; reviewer: reviewer@example.com / reviewer-password; staff: admin@example.com / admin-password)"
+	@echo "Health: http://127.0.0.1:$(WEB_PORT)/healthz   API docs: http://127.0.0.1:$(WEB_PORT)/api/docs/"
 	@echo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py runserver 127.0.0.1:$(WEB_PORT)
 
 test: setup node_modules/.package-lock.json
 	@# Debian's Chromium drives the browser tests; Playwright never downloads a browser of its own.

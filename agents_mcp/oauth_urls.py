@@ -4,7 +4,8 @@ metadata documents reverse: the well-known documents at the site's root, the end
 from django.urls import path
 from oauth2_provider import views as oauth
 
-from agents_mcp.views import ConsentView
+from agents_mcp.views import (ClientRegistrationManagementView, ClientRegistrationView, ConsentView,
+                              PortalRevokeTokenView, PortalTokenView)
 
 app_name = "oauth2_provider"
 
@@ -16,9 +17,9 @@ urlpatterns = [
     path(".well-known/oauth-protected-resource/<path:resource_path>",
          oauth.OAuthProtectedResourceMetadataView.as_view(), name="oauth-resource-metadata-path"),
     path("oauth/authorize/", ConsentView.as_view(), name="authorize"),
-    path("oauth/token/", oauth.TokenView.as_view(), name="token"),
-    path("oauth/revoke_token/", oauth.RevokeTokenView.as_view(), name="revoke-token"),
-    path("oauth/register/", oauth.DynamicClientRegistrationView.as_view(), name="dcr-register"),
-    path("oauth/register/<str:client_id>/", oauth.DynamicClientRegistrationManagementView.as_view(),
+    path("oauth/token/", PortalTokenView.as_view(), name="token"),
+    path("oauth/revoke_token/", PortalRevokeTokenView.as_view(), name="revoke-token"),
+    path("oauth/register/", ClientRegistrationView.as_view(), name="dcr-register"),
+    path("oauth/register/<str:client_id>/", ClientRegistrationManagementView.as_view(),
          name="dcr-register-management"),
 ]

@@ -1,9 +1,11 @@
 """One error family for the whole portal, mapped once to HTTP responses: the API's by exception_handler, a
-page's NotFound by `found`."""
+page's NotFound by `found`, and a store's failure by `store_unavailable` for every door (the API, the MCP server, the
+OAuth endpoints), each answering it in its own shape with Retry-After."""
 
 import redis
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from neo4j.exceptions import ServiceUnavailable, SessionExpired, TransientError
 from rest_framework import exceptions, status
@@ -35,9 +37,10 @@ class BodyTooLarge(ApplicationError):
 
 
 class StoreUnavailable(ApplicationError):
-    """A store the request needs does not answer; `extra["service"]` names it."""
+    """A store the request needs does not answer; `extra["service"]` names it, `retry_after` when to try again."""
 
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    retry_after = 5  # seconds: a restarted store, a lock another writer holds, a deadlock retried
 
 
 def found(read, **kwargs):
@@ -51,25 +54,43 @@ def found(read, **kwargs):
 
 # Failures a worker retries: the store will most likely answer a moment later.
 TRANSIENT = (ServiceUnavailable, SessionExpired, TransientError, redis.ConnectionError, redis.TimeoutError)
+# Failures of a store a request needs: the request is refused, and a retry will most likely be served. A relational
+# database's OperationalError is one that is not the request's fault: locked by another writer ("database is
+# locked", a lock timeout), unreachable, out of connections.
+STORE_FAILURES = (*TRANSIENT, OperationalError, InterfaceError, StoreUnavailable)
+
+
+def store_unavailable(exc: BaseException) -> StoreUnavailable | None:
+    """Return what a store's failure means to the caller, or None when `exc` is no store's failure.
+
+    Whatever was written in the failed request was in a transaction the failure ended, so nothing was changed.
+    """
+    if isinstance(exc, StoreUnavailable):
+        return exc
+    if isinstance(exc, (ServiceUnavailable, SessionExpired)):
+        return StoreUnavailable("The memory graph (Neo4j) is unavailable; nothing was changed. Retry later.",
+                                {"service": "neo4j"})
+    if isinstance(exc, TransientError):  # e.g. a deadlock with a worker: Neo4j rolled the transaction back
+        return StoreUnavailable("The memory graph (Neo4j) was busy; nothing was changed. Retry.", {"service": "neo4j"})
+    if isinstance(exc, (redis.ConnectionError, redis.TimeoutError)):
+        return StoreUnavailable("Redis (locks and caches) is unavailable; nothing was changed. Retry later.",
+                                {"service": "redis"})
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        return StoreUnavailable("The database is unavailable or busy (another writer may hold it); nothing was "
+                                "changed. Retry.", {"service": "database"})
+    return None
 
 
 def exception_handler(exc, context):
-    """Render every API error as {"message": ..., "extra": {...}}."""
+    """Render every API error as {"message": ..., "extra": {...}}; a store's failure as a 503 with Retry-After."""
 
-    if isinstance(exc, (ServiceUnavailable, SessionExpired)):
-        exc = StoreUnavailable("The memory graph (Neo4j) is unavailable; nothing was changed. Retry later.",
-                               {"service": "neo4j"})
-    elif isinstance(exc, TransientError):  # e.g. a deadlock with a worker: Neo4j rolled the transaction back
-        exc = StoreUnavailable("The memory graph (Neo4j) was busy; nothing was changed. Retry.",
-                               {"service": "neo4j"})
-    elif isinstance(exc, RequestDataTooBig):  # Django's own check, run when DRF reads the body
+    if isinstance(exc, RequestDataTooBig):  # Django's own check, run when DRF reads the body
         exc = BodyTooLarge(f"The body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // (1024 * 1024)} MiB; "
                            "nothing was read or stored.")
-    elif isinstance(exc, (redis.ConnectionError, redis.TimeoutError)):
-        exc = StoreUnavailable("Redis (locks and caches) is unavailable; nothing was changed. Retry later.",
-                               {"service": "redis"})
+    exc = store_unavailable(exc) or exc
     if isinstance(exc, ApplicationError):
-        return Response({"message": exc.message, "extra": exc.extra}, status=exc.status_code)
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, StoreUnavailable) else None
+        return Response({"message": exc.message, "extra": exc.extra}, status=exc.status_code, headers=headers)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -3,8 +3,10 @@
 Rows come back as dicts keyed by the queries' `AS` aliases. A stated date (a neo4j Date) becomes a
 `datetime.date`, a moment (a neo4j DateTime) an aware `datetime.datetime`; lists and maps are
 converted all the way down. A query that returns whole nodes (or relationships) of the memory graph gets them
-as instances of their neomodel classes (memory.graph) when asked for `instances`. Every reader above this
-module sees Python values only.
+as instances of their neomodel classes (memory.graph) when asked for `instances`: a node that carries labels of
+another application's beside a class's own (a database shared with it) is an instance of that class, and one that
+carries no class's labels is None, which a reader leaves out. Every reader above this module sees Python values
+only.
 """
 
 import functools
@@ -15,10 +17,12 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import neo4j
+import neo4j.graph
 import neo4j.time
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from neomodel import db, get_config
+from neomodel.sync_._registry import registry
 
 SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 SERVER_INFO = "CALL dbms.components() YIELD name, versions, edition RETURN name, versions[0] AS version, edition"
@@ -99,10 +103,39 @@ def rows(query: str, params: dict | None = None, *, instances: bool = False, as_
     """Run a query and return its rows as dicts keyed by the query's column aliases, values made native; with
     `instances`, nodes and relationships come back as instances of their neomodel classes. With `as_stored` the
     values stay the driver's own: the worker writes the moments it reads back, to the nanosecond."""
-    found, columns = db.cypher_query(query, params or {}, resolve_objects=instances)
+    found, columns = db.cypher_query(query, params or {})
     if as_stored:
         return [dict(zip(columns, row)) for row in found]
+    if instances:
+        return [{column: native(_instances(value)) for column, value in zip(columns, row)} for row in found]
     return [{column: native(value) for column, value in zip(columns, row)} for row in found]
+
+
+def _instances(value: Any) -> Any:
+    """Return a value with each node and relationship in it as an instance of its neomodel class (or None)."""
+    if isinstance(value, neo4j.graph.Node):
+        node_class = _node_class(frozenset(value.labels))
+        return node_class.inflate(value) if node_class else None
+    if isinstance(value, neo4j.graph.Relationship):
+        relationship_class = registry.get_class(frozenset([value.type]), db._database_name)
+        return relationship_class.inflate(value) if relationship_class else None
+    if isinstance(value, list):
+        return [_instances(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _instances(v) for k, v in value.items()}
+    return value
+
+
+@functools.lru_cache(maxsize=256)
+def _node_class(labels: frozenset) -> type | None:
+    """Return the class of a node's labels: neomodel's, else the class whose labels the node carries the most of
+    (the extra ones are another application's), else None."""
+    exact = registry.get_class(labels, db._database_name)
+    if exact is not None:
+        return exact
+    carried = [(len(own), node_class) for own, node_class in registry.snapshot_node_registry().items()
+               if own <= labels]
+    return max(carried, key=lambda pair: pair[0])[1] if carried else None
 
 
 def scalar(query: str, params: dict | None = None) -> Any:

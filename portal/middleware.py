@@ -11,18 +11,26 @@ from django.views.defaults import page_not_found
 
 
 class NulCharacterRefusal:
-    """Answer 400 to a page request whose parameters hold a NUL character (PostgreSQL refuses them).
+    """Answer 400 to a request whose parameters hold a NUL character (PostgreSQL refuses them), before its view
+    queries with them.
 
-    The API refuses them itself, in its own error shape, so /api/ is left to it.
+    The API refuses them itself, in its own error shape, so /api/ is left to it; a view whose clients read
+    another shape (an OAuth endpoint's JSON) names its answer with a `nul_refusal` method of its class.
     """
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if not request.path.startswith("/api/") and _has_nul(request):
-            return HttpResponseBadRequest("A value holds a NUL character, which cannot be stored.")
         return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.path.startswith("/api/") or not _has_nul(request):
+            return None
+        refusal = getattr(getattr(view_func, "view_class", None), "nul_refusal", None)
+        if refusal:
+            return refusal()
+        return HttpResponseBadRequest("A value holds a NUL character, which cannot be stored.")
 
 
 def _has_nul(request) -> bool:

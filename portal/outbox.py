@@ -2,28 +2,38 @@
 
 Each kind of work keeps its outbox where it is accepted, in the same write: a message's extraction
 is the message's `extraction_status: 'pending'`, an export or an erasure is its job row until it is
-done. After the commit the request queues the task without waiting for a broker that is down; the
-Beat task (`portal.tasks.work_redispatch_task`) queues again whatever has waited past
-WORK_DISPATCH_DELAY_SECONDS, at most once per WORK_REDISPATCH_SECONDS, and a worker claims an item
-before running it, so a re-dispatch racing the first task never runs the same work twice at once.
-Apps register their kinds of work here, as knowledge registers its context section with memory.
+done. After the commit the request queues the task without waiting for a broker that is down, and marks
+the item queued (the moment it was). The Beat task (`portal.tasks.work_redispatch_task`) queues again
+what has waited past WORK_DISPATCH_DELAY_SECONDS and is really lost: never queued (the broker was down),
+queued before the oldest message still in its queue (the queue is first in, first out, so the broker
+lost it: restarted, or the queue purged), or taken by a worker that died (its claim lapsed). Work still
+in a queue, however long, is never queued twice. A worker claims an item before running it, so a
+re-dispatch racing the first task never runs the same work twice at once. Apps register their kinds
+of work here, as knowledge registers its context section with memory.
 """
 
+import json
 import logging
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import redis
+from celery import current_app
 from django.conf import settings
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 from redis.exceptions import LockError
 
-from portal.redis_clients import app_redis
+from portal.redis_clients import app_redis, broker_redis
 
 logger = logging.getLogger(__name__)
+# The header every task message carries: when it was queued (message_stamp).
+QUEUED_AT = "queued_at"
+# A queued item's mark outlives any queue: should it be left behind (its message purged, say), it lapses by then.
+MARK_SECONDS = 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -65,10 +75,10 @@ def work_enqueue(*, kind: str, entries: list[tuple[str, tuple]]) -> int:
     outbox, and the Beat task queues it once the broker is back.
     """
     work = _KINDS[kind]
-    queued = []
+    queued, at = [], time.time()  # each message says the moment its item's mark says: first in its queue, it is there
     for key, args in entries:
         try:
-            work.task.apply_async(args, retry=False, ignore_result=True)
+            work.task.apply_async(args, retry=False, ignore_result=True, headers={QUEUED_AT: at})
         except OperationalError as exc:
             logger.warning("Broker unavailable, %d %s left in the outbox: %s", len(entries) - len(queued), kind, exc)
             break
@@ -76,39 +86,58 @@ def work_enqueue(*, kind: str, entries: list[tuple[str, tuple]]) -> int:
     with suppress(redis.RedisError):  # without the mark the Beat task queues it once more, which is harmless
         pipe = app_redis().pipeline(transaction=False)
         for key in queued:
-            pipe.set(_dispatched_key(kind, key), 1, ex=settings.WORK_REDISPATCH_SECONDS)
+            pipe.set(_queued_key(kind, key), at, ex=MARK_SECONDS)
         pipe.execute()
     return len(queued)
 
 
-def work_redispatch(*, delay_seconds: float | None = None, redispatch_seconds: float | None = None,
-                    limit: int = 1000) -> dict[str, int]:
-    """Queue again the work that waited past the delay, is not being run and was not queued lately.
+def message_stamp(headers: dict, **kwargs) -> None:
+    """Stamp a task message with when it was queued, unless its sender did (Celery's before_task_publish)."""
+    headers.setdefault(QUEUED_AT, time.time())
+
+
+def work_redispatch(*, delay_seconds: float | None = None, limit: int = 1000) -> dict[str, int]:
+    """Queue again the work that waited past the delay and is lost: never queued, or queued before the oldest
+    message still in its queue, and not being run.
 
     Return how many items of each kind were queued; stops at the first item the broker refuses.
     """
     delay = settings.WORK_DISPATCH_DELAY_SECONDS if delay_seconds is None else delay_seconds
-    ttl = settings.WORK_REDISPATCH_SECONDS if redispatch_seconds is None else redispatch_seconds
     before = timezone.now() - timedelta(seconds=delay)
     client = app_redis()
     queued = dict.fromkeys(_KINDS, 0)
     for work in _KINDS.values():
         items = work.waiting(before=before, limit=limit)
-        claimed = client.mget([_claim_key(work.name, item.key) for item in items]) if items else []
-        marks = client.pipeline(transaction=False)
-        idle = [item for item, holder in zip(items, claimed) if holder is None]
-        for item in idle:
-            marks.set(_dispatched_key(work.name, item.key), 1, nx=True, ex=max(1, int(ttl)))
-        due = [item for item, marked in zip(idle, marks.execute()) if marked]
-        for index, item in enumerate(due):
+        if not items:
+            continue
+        claimed = client.mget([_claim_key(work.name, item.key) for item in items])
+        marks = client.mget([_queued_key(work.name, item.key) for item in items])
+        try:
+            front = _queue_front(work)
+        except redis.RedisError:  # the broker does not answer: what was queued stays marked, the rest is refused below
+            front = 0.0
+        due = [item for item, holder, mark in zip(items, claimed, marks)
+               if holder is None and (mark is None or float(mark) < front)]
+        at = time.time()
+        for item in due:
             try:
-                work.task.apply_async(item.args, retry=False, ignore_result=True)
+                work.task.apply_async(item.args, retry=False, ignore_result=True, headers={QUEUED_AT: at})
             except OperationalError as exc:
-                client.delete(*[_dispatched_key(work.name, later.key) for later in due[index:]])
                 logger.warning("Broker still unavailable, %s stay in the outbox: %s", work.name, exc)
                 return queued
+            client.set(_queued_key(work.name, item.key), at, ex=MARK_SECONDS)
             queued[work.name] += 1
     return queued
+
+
+def _queue_front(work: WorkKind) -> float:
+    """Return when the oldest message still in the kind's queue was queued: work marked queued before it has left
+    the queue (a worker took it, or the broker lost it). An empty queue holds nothing: every mark is older."""
+    queue = current_app.amqp.router.route({}, work.task.name)["queue"].name
+    oldest = broker_redis().lindex(queue, -1)  # kombu pushes on the left and takes from the right
+    if oldest is None:
+        return float("inf")
+    return float(json.loads(oldest)["headers"].get(QUEUED_AT, 0))
 
 
 def work_status(*, stuck_seconds: float | None = None) -> dict[str, dict]:
@@ -136,13 +165,18 @@ def work_claim(*, kind: str, key: str, holder: str) -> Iterator[bool]:
 
     `holder` is the task's id: a task delivered again after its worker died (the same id) takes its
     own claim back at once, while another task for the item (a re-dispatch) waits until it lapses.
+    Claimed, the item has left its queue: its mark goes, so that once the claim lapses with the work
+    undone (its worker died) the Beat task queues it again.
     """
-    lock = app_redis().lock(_claim_key(kind, key), timeout=_KINDS[kind].claim_seconds, blocking=False)
+    client = app_redis()
+    lock = client.lock(_claim_key(kind, key), timeout=_KINDS[kind].claim_seconds, blocking=False)
     acquired = lock.acquire(token=holder)
     if not acquired:
         lock.local.token = holder.encode()
         with suppress(LockError):  # held by another task
             acquired = lock.reacquire()
+    if acquired:
+        client.delete(_queued_key(kind, key))
     try:
         yield acquired
     finally:
@@ -152,13 +186,13 @@ def work_claim(*, kind: str, key: str, holder: str) -> Iterator[bool]:
 
 
 def work_keys(*, kind: str, keys: list[str]) -> list[str]:
-    """Return the names of the Redis keys the outbox may hold for these items of a kind (dispatch marks, claims)."""
-    return [name for key in keys for name in (_dispatched_key(kind, key), _claim_key(kind, key))]
+    """Return the names of the Redis keys the outbox may hold for these items of a kind (queued marks, claims)."""
+    return [name for key in keys for name in (_queued_key(kind, key), _claim_key(kind, key))]
 
 
 def _claim_key(kind: str, key: str) -> str:
     return f"lock:work:{kind}:{key}"
 
 
-def _dispatched_key(kind: str, key: str) -> str:
-    return f"work:dispatched:{kind}:{key}"
+def _queued_key(kind: str, key: str) -> str:
+    return f"work:queued:{kind}:{key}"

@@ -58,8 +58,9 @@ def _errors(*, operation: dict, view, path: str) -> dict[str, str]:
         errors["413"] = f"The body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // (1024 * 1024)} MiB."
     if view.throttle_classes:
         errors["429"] = "Over the agent's per-minute rate limit; retry after `Retry-After` seconds."
-    errors["503"] = ("A store is unavailable (Neo4j or Redis; `extra.service` names it); the message says whether "
-                     "anything was stored. Retry later.")
+    errors["503"] = ("A store is unavailable (Neo4j, Redis or the database, e.g. locked by another writer; "
+                     "`extra.service` names it); the message says whether anything was stored. Retry after "
+                     "`Retry-After` seconds.")
     return errors
 
 
@@ -83,9 +84,11 @@ class PortalAutoSchema(AutoSchema):
         for code, description in _errors(operation=operation, view=self.view, path=path).items():
             if code not in responses:
                 responses[code] = self._get_response_for_code(error_response(description), code)
-        if "429" in responses:
-            responses["429"].setdefault("headers", {})["Retry-After"] = {
-                "schema": {"type": "integer", "minimum": 1}, "description": "Seconds until the limit resets."}
+        for code, description in (("429", "Seconds until the limit resets."),
+                                  ("503", "Seconds after which a retry will most likely be served.")):
+            if code in responses:
+                responses[code].setdefault("headers", {})["Retry-After"] = {
+                    "schema": {"type": "integer", "minimum": 1}, "description": description}
         operation["responses"] = dict(sorted(responses.items()))
         return operation
 

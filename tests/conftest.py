@@ -20,7 +20,8 @@ from rest_framework.test import APIClient
 from memory import services
 from memory.models import SCOPES, Agent
 from portal.processes import celery_worker_command, database_url
-from tests.support.stack import BROWSER_PASSWORD, CHROMIUM_ARGS, MARKER, ROOT, SCREENSHOTS, refuse_foreign_graph
+from tests.support.stack import (BROWSER_PASSWORD, CHROMIUM_ARGS, LOADED_MACHINE_SECONDS, MARKER, ROOT, SCREENSHOTS,
+                                 refuse_foreign_graph)
 
 # Fixtures of their own modules that several tests use: a Redis, a Neo4j and two people with memory everywhere.
 pytest_plugins = ["tests.support.redis", "tests.support.neo4j", "tests.support.boundaries"]
@@ -60,7 +61,7 @@ def celery_worker_process(request, django_db_setup):
     command = celery_worker_command(hostname=f"test-{os.getpid()}@%h", queues="celery,extraction,maintenance",
                                     concurrency=getattr(request.module, "WORKER_CONCURRENCY", 1), loglevel="INFO")
     proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + LOADED_MACHINE_SECONDS
     while not app.control.ping(timeout=0.5):
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()

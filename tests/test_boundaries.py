@@ -15,29 +15,10 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tests.support.boundaries import MISSING, STAFF, page_kwargs, patterns
+from tests.support.boundaries import API, MISSING, NOBODY, STAFF, WITH_ITEM, api_call, page_kwargs, patterns
 
 pytestmark = pytest.mark.django_db
 
-# How an agent calls each API endpoint: method, path (with {trace} and {fact} of the person named by
-# {user}) and body (with {user}); None where the endpoint serves no one person.
-API = {
-    "memory-api:context": ("post", "/api/v1/context", {"user_id": "{user}", "query": "hello"}),
-    "memory-api:message_append": ("post", "/api/v1/conversations/s1/messages",
-                                  {"user_id": "{user}", "messages": [{"role": "user", "content": "hello"}]}),
-    "memory-api:trace_start": ("post", "/api/v1/traces", {"user_id": "{user}", "session_id": "s1", "task": "t"}),
-    "memory-api:trace_step_add": ("post", "/api/v1/traces/{trace}/steps", {"user_id": "{user}", "thought": "t"}),
-    "memory-api:trace_complete": ("post", "/api/v1/traces/{trace}/complete",
-                                  {"user_id": "{user}", "outcome": "done", "success": True}),
-    "memory-api:item_list": ("get", "/api/v1/users/{user}/facts/", None),
-    "memory-api:item_search": ("get", "/api/v1/users/{user}/facts/search?text=x", None),
-    "memory-api:item_detail": ("get", "/api/v1/users/{user}/facts/{fact}", None),
-    "memory-api:correction_create": ("post", "/api/v1/users/{user}/facts/{fact}/corrections", {"object": "Oslo"}),
-    "knowledge-api:search": ("post", "/api/v1/knowledge/search", {"profile": "any", "query": "hello"}),
-}
-NOBODY = {"knowledge-api:search"}
-WITH_ITEM = {"memory-api:trace_step_add", "memory-api:trace_complete", "memory-api:item_detail",
-             "memory-api:correction_create"}
 # Pages of /me/ that are public by design, with what a visitor who is not signed in gets: an account deletion's page
 # and its receipt, found by their unguessable id (bob's erasure is of one category, so no account deletion), and the
 # page that checks a receipt.
@@ -47,21 +28,6 @@ PUBLIC = {"governance:account_deleted": 404, "governance:account_deleted_receipt
 
 def _names(namespace: str) -> list[str]:
     return list(patterns(namespace))
-
-
-def _fill(value, mapping: dict):
-    if isinstance(value, str):
-        return value.format(**mapping)
-    if isinstance(value, dict):
-        return {k: _fill(v, mapping) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_fill(v, mapping) for v in value]
-    return value
-
-
-def _call(client, name: str, **mapping):
-    method, path, body = API[name]
-    return getattr(client, method)(_fill(path, mapping), _fill(body, mapping) if body else None, format="json")
 
 
 def test_every_pattern_is_covered():
@@ -74,7 +40,7 @@ def test_every_pattern_is_covered():
 @pytest.mark.parametrize("name", sorted(API))
 def test_every_api_endpoint_refuses_a_caller_without_a_valid_token(name, db):
     for client in (APIClient(), APIClient(HTTP_AUTHORIZATION="Bearer mp_nothing_here")):
-        response = _call(client, name, user="someone", trace=MISSING, fact=MISSING)
+        response = api_call(client, name, user="someone", trace=MISSING, fact=MISSING)
         assert response.status_code == 401, name
         assert set(response.json()) == {"message", "extra"}
 
@@ -82,8 +48,8 @@ def test_every_api_endpoint_refuses_a_caller_without_a_valid_token(name, db):
 @pytest.mark.parametrize("name", sorted(set(API) - NOBODY))
 def test_every_api_endpoint_refuses_a_person_it_may_not_act_for_whether_they_exist_or_not(name, people):
     alice, bob = people["alice"], people["bob"]
-    real = _call(alice["api"], name, user=bob["subject"].user_id, trace=bob["trace"], fact=bob["fact"])
-    invented = _call(alice["api"], name, user="nobody-at-all", trace=bob["trace"], fact=bob["fact"])
+    real = api_call(alice["api"], name, user=bob["subject"].user_id, trace=bob["trace"], fact=bob["fact"])
+    invented = api_call(alice["api"], name, user="nobody-at-all", trace=bob["trace"], fact=bob["fact"])
     assert real.status_code == invented.status_code == 403, name
     assert real.json()["message"] == invented.json()["message"]
 
@@ -92,8 +58,8 @@ def test_every_api_endpoint_refuses_a_person_it_may_not_act_for_whether_they_exi
 def test_another_persons_item_is_the_same_404_as_a_missing_one(name, people):
     alice, bob = people["alice"], people["bob"]
     user = alice["subject"].user_id
-    guessed = _call(alice["api"], name, user=user, trace=bob["trace"], fact=bob["fact"])
-    missing = _call(alice["api"], name, user=user, trace=MISSING, fact=MISSING)
+    guessed = api_call(alice["api"], name, user=user, trace=bob["trace"], fact=bob["fact"])
+    missing = api_call(alice["api"], name, user=user, trace=MISSING, fact=MISSING)
     assert guessed.status_code == missing.status_code == 404, name
     assert guessed.json() == missing.json()
 

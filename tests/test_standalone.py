@@ -1,6 +1,8 @@
 """The repository stands alone: nothing in it reads a folder beside the clone."""
 
 import os
+import subprocess
+import sys
 import re
 from pathlib import Path
 
@@ -70,3 +72,11 @@ def test_the_benchmarks_read_the_repository_copy_by_default(command, option, exp
     parser = load_command_class("memory", command).create_parser("manage.py", command)
     path = Path(vars(parser.parse_args([]))[option])
     assert path == ROOT / expected and path.is_file()
+
+
+def test_a_fresh_clone_migrates_into_a_var_folder_it_does_not_have_yet(tmp_path):
+    # `make run` against a Neo4j that already answers (or Aura) makes no var/ for Neo4j's store either.
+    database = tmp_path / "var" / "portal.sqlite3"
+    result = subprocess.run([sys.executable, "manage.py", "check", "--database", "default"], cwd=ROOT,
+                            env={**os.environ, "DATABASE_URL": f"sqlite:///{database}"}, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-500:]

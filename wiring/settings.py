@@ -1,12 +1,14 @@
 """Settings, read from the environment (see .env.example) with defaults that run locally."""
 
 import os
+import sys
 from pathlib import Path
 
 import environ
 from celery.schedules import crontab
 from csp.constants import NONE, SELF
-from django.core.exceptions import ImproperlyConfigured
+from django.core.checks.security.base import (SECRET_KEY_INSECURE_PREFIX, SECRET_KEY_MIN_LENGTH,
+                                              SECRET_KEY_MIN_UNIQUE_CHARACTERS)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -15,12 +17,17 @@ env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=True)
-# Development runs on a key everyone can read; with DEBUG off the portal refuses to start without its own.
+# Development runs on a key everyone can read; with DEBUG off the portal refuses to start without a strong key of
+# its own (Django's own measure of one, security.W009, which `check --deploy` only warns about), in one line: the
+# process stops here, before a traceback (gunicorn.conf.py reads these settings before it starts a worker).
 DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me"
 SECRET_KEY = env("SECRET_KEY", default="") or (DEVELOPMENT_SECRET_KEY if DEBUG else "")
-if not DEBUG and SECRET_KEY in ("", DEVELOPMENT_SECRET_KEY):
-    raise ImproperlyConfigured("With DEBUG=false, set SECRET_KEY to a long random value of your own, e.g. "
-                               "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
+if not DEBUG and (SECRET_KEY == DEVELOPMENT_SECRET_KEY or len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+                  or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+                  or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)):
+    sys.exit(f"Refusing to start: with DEBUG=false, set SECRET_KEY to a random value of your own, at least "
+             f"{SECRET_KEY_MIN_LENGTH} characters ({'it is not set' if not SECRET_KEY else 'this one is weak'}): "
+             "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -96,6 +103,8 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'portal.sqlite3'}")}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # A fresh clone has no var/ until Neo4j's launcher makes one, and it makes none for a Neo4j that already answers.
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     # A file, not memory, so that a worker process started by a test sees the test database; one
     # per test run, so that two runs side by side do not share it.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-portal-{os.getpid()}.sqlite3")}
@@ -224,10 +233,10 @@ NAM_SWITCH_OVER = env.bool("NAM_SWITCH_OVER", default=False)
 if NAM_SWITCH_OVER:
     CELERY_BEAT_SCHEDULE["memory-nam-adopt"] = {"task": "memory.tasks.nam_adopt_task",
                                                 "schedule": env.float("NAM_ADOPT_SECONDS", default=60.0)}
-# Outboxes: accepted work still waiting this long is queued again by the Beat task (at most once per
-# WORK_REDISPATCH_SECONDS each), and work waiting longer than WORK_STUCK_SECONDS is reported as stuck.
+# Outboxes: accepted work still waiting this long is queued again by the Beat task when it is lost (never
+# queued, or no longer in its queue and not being run), and work waiting longer than WORK_STUCK_SECONDS is
+# reported as stuck.
 WORK_DISPATCH_DELAY_SECONDS = env.int("WORK_DISPATCH_DELAY_SECONDS", default=60)
-WORK_REDISPATCH_SECONDS = env.int("WORK_REDISPATCH_SECONDS", default=300)
 WORK_STUCK_SECONDS = env.int("WORK_STUCK_SECONDS", default=600)
 # A worker killed mid-extraction holds its message's claim this long; then a re-dispatch may run it.
 EXTRACTION_CLAIM_SECONDS = env.int("EXTRACTION_CLAIM_SECONDS", default=120)

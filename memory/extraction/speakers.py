@@ -5,9 +5,12 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from memory.extraction import english
+from memory.extraction.gazetteer import given_name, place_known
 
 # One to three capitalised words, a colon and a blank, then the turn itself.
 LABELLED = re.compile(r"\s*(?P<name>[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s+(?P<text>\S.*)", re.DOTALL)
+# One lowercase word, as chat exports write people's handles ("elise: hi"): a name only on evidence (below).
+LOWERCASE_LABELLED = re.compile(r"\s*(?P<name>[a-z][a-z'’-]*):\s+(?P<text>\S.*)", re.DOTALL)
 # Words that open a note, not a name ("Note: ...", "Update: ...", "Monday: gym").
 LABEL_WORDS = frozenset(
     "note notes update updates reminder question questions answer answers summary re subject warning error "
@@ -17,14 +20,26 @@ LABEL_WORDS = frozenset(
     "pros cons idea ideas hello hi hey thanks ok okay yes no well wow btw lol so also and but then now today "
     "tomorrow yesterday first second third finally warning p.s booked noted done added confirmed sent saved "
     "updated scheduled cancelled canceled ordered paid reserved got great sure".split())
+# Words a lowercase label is read as before it is read as a name, though the Census lists them as first names too
+# ("will: it's done", "so: what now").
+LOWERCASE_WORDS = (LABEL_WORDS | english.WEEKDAYS | english.MONTHS.keys() | english.FUNCTION_WORDS
+                   | english.CLAUSE_VERBS | english.INTERJECTIONS | english.GREETINGS | english.CHAT_ABBREVIATIONS)
 
 
 def speaker_split(text: str) -> tuple[str | None, str]:
     """Return the speaker a turn is labelled with ("Caroline: hi" -> "Caroline") and its text without the label.
 
-    A label is a name: one to three capitalised words, none of them a note's heading, a weekday or a month.
-    Text without one comes back whole, with no speaker.
+    A label is a name: one to three capitalised words, none of them a note's heading, a weekday or a month; or one
+    lowercase word that is a common first name (the Census's list) and no place nor ordinary word ("elise: hi" ->
+    "Elise", written as a name is; "note: ...", "re: ...", "will: ..." are what was said). Text without one comes
+    back whole, with no speaker.
     """
+    lowercase = LOWERCASE_LABELLED.fullmatch(text)
+    if lowercase:
+        name = lowercase["name"]
+        if name in LOWERCASE_WORDS or not given_name(name) or place_known(name):
+            return None, text
+        return name.capitalize(), lowercase["text"]
     found = LABELLED.fullmatch(text)
     if not found:
         return None, text

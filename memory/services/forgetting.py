@@ -9,6 +9,7 @@ of what went go too, as they hold its values.
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 
+from django.db import transaction
 from django.db.models import Q
 from neomodel import db
 
@@ -39,16 +40,18 @@ def item_delete(*, user_id: str, kind: str, uid: str, actor: Actor, reason: str 
     Every path (the agent API, the person's own pages, staff review) comes here, so each writes its audit row.
     """
     item = kind_get(kind)
-    with db.transaction:
+    # The rows go in the graph's transaction and commit after it: a database that refuses them (locked by another
+    # writer) undoes the forgetting too, so the caller's "nothing was changed" holds.
+    with transaction.atomic(), db.transaction:
         forgotten = graphdb.rows(item.forget_query, {"user_id": user_id, "uid": uid, "withheld": FORGOTTEN,
                                                      "revoked": REVOKED, "instruction": INSTRUCTION})[0]
         if not forgotten["nodes"]:
             raise NotFound(f"No {item.item_title.lower()} with that id.")
         groups_settle(user_id=user_id, groups=_groups(forgotten))
-    deleted = _deleted(forgotten)
-    _decisions_delete(user_id=user_id, uids=forgotten["uids"])
-    audit_record(actor=actor, action=f"{item.item_type}.delete", user_id=user_id, target_type=item.item_type,
-                 target_id=uid, before={"nodes": deleted}, after={"nodes": 0}, reason=reason)
+        deleted = _deleted(forgotten)
+        _decisions_delete(user_id=user_id, uids=forgotten["uids"])
+        audit_record(actor=actor, action=f"{item.item_type}.delete", user_id=user_id, target_type=item.item_type,
+                     target_id=uid, before={"nodes": deleted}, after={"nodes": 0}, reason=reason)
     return deleted
 
 

@@ -213,9 +213,9 @@ def test_the_outbox_keys_of_queued_extractions_go_with_the_person(person):
     user_id = alice["subject"].user_id
     said = alice["api"].post("/api/v1/conversations/later/messages", {"user_id": user_id, "messages": [
         {"role": "user", "content": f"queued note {n}"} for n in range(20)]}, format="json").json()
-    # Each queued extraction leaves a dispatch mark named by the message's id, not the person's.
+    # Each queued extraction leaves a mark named by the message's id, not the person's.
     app_redis = redis.Redis.from_url(settings.REDIS_URL)
-    marks = [f"work:dispatched:extractions:{r['uid']}" for r in said["results"]]
+    marks = [f"work:queued:extractions:{r['uid']}" for r in said["results"]]
     assert app_redis.exists(*marks) == 20
 
     _, job = _erase(alice)

@@ -10,30 +10,13 @@ from rest_framework.test import APIClient
 
 from agents_mcp.tools import BY_NAME, NOBODY, input_schemas
 from memory.models import AgentToken
-from tests.support.mcp import call, mcp_client, seed
+from tests.support.mcp import call, mcp_client, seed, tool_arguments
 
 MISSING = "no-such-id"
 # A value of every JSON type, and text a store or a path could choke on (a lone surrogate, which the client
 # cannot send, goes in a raw request below).
 HOSTILE = [None, -1, 10**30, True, [], {"$ref": "#/x"}, "", "\x00", "../../etc/passwd", "x" * 100_000,
            json.loads("[" * 200 + "]" * 200)]
-
-
-def _valid(uids: dict) -> dict:
-    """Arguments each tool accepts, for one person's items."""
-    return {
-        "context_build": {"query": "What is my secret word?"},
-        "message_append": {"session_id": "probe", "messages": [{"role": "user", "content": "hello"}]},
-        "item_search": {"kind": "facts", "text": "secret"},
-        "item_list": {"kind": "facts"},
-        "item_get": {"kind": "facts", "uid": uids["facts"]},
-        "item_delete": {"kind": "messages", "uid": uids["messages"]},
-        "correction_create": {"kind": "facts", "uid": uids["facts"], "object": "LLAMA"},
-        "trace_start": {"session_id": "probe", "task": "probe"},
-        "trace_step_add": {"trace_uid": uids["traces"], "thought": "probe"},
-        "trace_complete": {"trace_uid": uids["traces"], "outcome": "probe", "success": True},
-        "knowledge_search": {"profile": "probe", "query": "probe"},
-    }
 
 
 def _body(result) -> dict:
@@ -51,7 +34,7 @@ def test_another_persons_id_and_items_are_refused_exactly_as_the_api_refuses_the
     async def scenario():
         refused, guessed = {}, {}
         async with mcp_client(alice.url, alice.token) as client:
-            for name, arguments in _valid(theirs).items():
+            for name, arguments in tool_arguments(theirs).items():
                 if name in NOBODY:
                     continue
                 refused[name] = [_body(await client.call_tool(name, {**arguments, "user_id": who}))
@@ -79,7 +62,7 @@ def test_hostile_arguments_and_messages_get_errors_never_a_server_error_or_a_lea
 
     async def tool_probes():
         async with mcp_client(alice.url, alice.token) as client:
-            for name, arguments in _valid(mine).items():
+            for name, arguments in tool_arguments(mine).items():
                 for field in schemas[name]["properties"]:
                     for value in HOSTILE:
                         result = await client.call_tool(name, {**arguments, field: value})
@@ -142,3 +125,21 @@ def test_hostile_arguments_and_messages_get_errors_never_a_server_error_or_a_lea
 def _text(response) -> str:
     """Return the status and body of a raw response as one text, the status first."""
     return f"{response.status_code} {response.text}"
+
+
+def test_a_request_whose_id_is_neither_text_nor_an_integer_is_refused_not_taken_for_a_notification(connect):
+    alice = connect()
+    headers = {"Authorization": f"Bearer {alice.token}", "Accept": "application/json, text/event-stream",
+               "Content-Type": "application/json"}
+    ping = b'{"jsonrpc": "2.0", "method": "tools/list", "params": {}, "id": %s}'
+    with httpx2.Client(timeout=60) as http:
+        answers = {raw: http.post(alice.url, content=ping % raw.encode(), headers=headers)
+                   for raw in ("1e400", "1.5", "null", "true", '{"x": 1}', "[1]")}
+        listed = http.post(alice.url, content=ping % b"10000000000000000000000", headers=headers)
+        stream = http.get(alice.url, headers=headers)
+    for raw, response in answers.items():
+        assert response.status_code == 400, (raw, response.status_code, response.text)
+        assert response.json() == {"jsonrpc": "2.0", "id": None, "error": {
+            "code": -32600, "message": "The id must be a string or an integer."}}, raw
+    assert listed.status_code == 200 and listed.json()["id"] == 10**22
+    assert stream.status_code == 405 and stream.json()["message"]  # no server-initiated stream, said in JSON

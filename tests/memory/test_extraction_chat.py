@@ -297,6 +297,17 @@ def test_a_speaker_label_is_the_speaker_never_an_entity_nor_read_by_a_rule(first
     assert all(text[m.start:m.end] == m.text for e in labelled.entities for m in e.mentions)
 
 
+def test_lowercase_speaker_labels_are_the_people_talking_as_capitalised_ones_are():
+    def said(elise, marc):
+        context = [Turn(role="user", content=f"{elise}: hey Marc, the trip was great."),
+                   Turn(role="assistant", content=f"{marc}: did you like Boston, Elise?")]
+        return extract(f"{elise}: Marc, I moved to Lyon with Elise's sister Anna last spring.", context=context)
+
+    lowercase, capitalised = said("elise", "marc"), said("Elise", "Marc")
+    assert types(lowercase) == types(capitalised) == {"Lyon": "LOCATION", "Anna": "PERSON"}  # not the two talking
+    assert facts(lowercase) == facts(capitalised)
+
+
 def test_titles_in_quotes_are_names_never_relations():
     result = extract('I loved "The Lord of the Rings" and \'Embracing Identity\'. "Charlotte\'s Web" too!')
     assert types(result) == {"The Lord of the Rings": "OBJECT", "Embracing Identity": "OBJECT", "Charlotte's Web": "OBJECT"}

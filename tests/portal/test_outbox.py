@@ -16,6 +16,7 @@ from governance.models import ErasureJob, ErasureScope, ExportJob, JobStatus
 from governance.tasks import export_build_task, subject_erase_task
 from memory.tasks import message_extract
 from portal.outbox import work_claim, work_redispatch
+from portal.redis_clients import broker_redis
 from tests.support.outbox import append, broker_down, derived, extraction_queue, mine, statuses
 from tests.support.stack import neo4j_unreachable
 
@@ -47,10 +48,30 @@ def test_the_beat_task_queues_waiting_extractions_once_and_never_done_ones(grant
     before = extraction_queue()
     assert work_redispatch(delay_seconds=0)["extractions"] == 1
     assert extraction_queue() == before + 1
-    assert work_redispatch(delay_seconds=0)["extractions"] == 0  # queued lately: not again within the interval
+    assert work_redispatch(delay_seconds=0)["extractions"] == 0  # still in the queue: not queued again
     assert message_extract.apply(args=(uid, subject.user_id)).get() == "done"
-    assert work_redispatch(delay_seconds=0, redispatch_seconds=1)["extractions"] == 0
+    assert work_redispatch(delay_seconds=0)["extractions"] == 0
     assert statuses(subject.user_id) == {"I live in Lisbon.": "done"}
+
+
+def test_work_still_in_the_queue_is_not_queued_again_however_long_it_waits(granted):
+    subject, _, client = granted
+    broker_redis().delete("extraction")  # what earlier tests left queued, with no worker to take it
+    uids = [append(client, subject.user_id, f"note {n}", f"m-{n}").json()["results"][0]["uid"] for n in range(3)]
+    assert work_redispatch(delay_seconds=0)["extractions"] == 0  # no worker has taken any
+    assert extraction_queue() == 3
+
+    taken = broker_redis().rpop("extraction")  # a worker takes the oldest message, claims its item and dies
+    with work_claim(kind="extractions", key=uids[0], holder="killed-task"):
+        assert work_redispatch(delay_seconds=0)["extractions"] == 0  # running: its claim holds
+    assert b"note 0" not in taken and uids[0].encode() in taken
+    assert work_redispatch(delay_seconds=0)["extractions"] == 1  # its claim gone, its message gone: lost
+    broker_redis().rpop("extraction")  # the next message is lost on its way to a worker: taken, never claimed
+    assert work_redispatch(delay_seconds=0)["extractions"] == 1  # queued before the oldest still queued: lost
+
+    broker_redis().delete("extraction")  # the broker restarted without persistence: everything queued is gone
+    assert work_redispatch(delay_seconds=0)["extractions"] == 3
+    assert extraction_queue() == 3 and work_redispatch(delay_seconds=0)["extractions"] == 0
 
 
 def test_a_redispatch_racing_the_first_task_extracts_once(granted):
@@ -92,7 +113,7 @@ def test_exports_and_erasures_requested_with_the_broker_down_are_queued_when_it_
     subject_erase_task.apply(args=(erasure.pk,))
     assert ExportJob.objects.get(pk=export.pk).status == JobStatus.DONE
     assert ErasureJob.objects.get(pk=erasure.pk).status == JobStatus.DONE
-    assert mine(work_redispatch(delay_seconds=0, redispatch_seconds=1)) == {"extractions": 0, "exports": 0,
+    assert mine(work_redispatch(delay_seconds=0)) == {"extractions": 0, "exports": 0,
                                                                               "erasures": 0}
 
 

@@ -17,7 +17,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from portal.processes import database_url
-from tests.support.stack import ROOT, closed_port
+from tests.support.stack import LOADED_MACHINE_SECONDS, ROOT, closed_port
 
 HTTPS = {"X-Forwarded-Proto": "https"}  # what a TLS-terminating proxy adds
 
@@ -38,7 +38,8 @@ def fetch(url: str, headers: dict | None = None):
     """Return (status, headers, body) without following redirects."""
     opener = urllib.request.build_opener(NoRedirect)
     try:
-        with opener.open(urllib.request.Request(url, headers=headers or {}), timeout=10) as response:
+        request = urllib.request.Request(url, headers=headers or {})
+        with opener.open(request, timeout=LOADED_MACHINE_SECONDS) as response:
             return response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.headers, error.read()
@@ -56,7 +57,7 @@ def gunicorn(tmp_path, django_db_setup):
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + LOADED_MACHINE_SECONDS
     while True:
         try:
             fetch(f"{base}/healthz")
@@ -108,11 +109,20 @@ def test_a_server_error_is_answered_by_the_portals_own_page():
     assert "Something went wrong" in page and "/static/portal/portal.css" in page and "{%" not in page
 
 
-def test_debug_off_refuses_to_start_without_a_key_of_its_own(tmp_path):
-    for key in ("", "dev-only-insecure-key-change-me"):
-        result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True,
-                                env={**production_env(tmp_path), "SECRET_KEY": key})
-        assert result.returncode != 0 and "set SECRET_KEY" in result.stderr
+# Missing, the development key, short, of too few characters, Django's own insecure default.
+WEAK_KEYS = ("", "dev-only-insecure-key-change-me", "dev", "x" * 20, "ab" * 40,
+             "django-insecure-" + secrets.token_urlsafe(50))
+
+
+def test_debug_off_refuses_to_start_without_a_strong_key_of_its_own_in_one_line(tmp_path):
+    commands = [[sys.executable, "manage.py", "check", "--deploy"],
+                [sys.executable, "-m", "gunicorn", "wiring.wsgi", "--bind", f"127.0.0.1:{closed_port()}"]]
+    for key in WEAK_KEYS:
+        for command in commands if key == "dev" else commands[:1]:
+            result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120,
+                                    env={**production_env(tmp_path), "SECRET_KEY": key})
+            said = result.stderr.strip().splitlines()
+            assert result.returncode != 0 and len(said) == 1 and "SECRET_KEY" in said[0], (key, command, said[-5:])
 
 
 def test_the_deploy_check_is_clean_with_debug_off(tmp_path):
@@ -128,7 +138,7 @@ def raw(base: str, target: str, headers: dict | None = None) -> tuple[int, str, 
     host, port = base.removeprefix("http://").split(":")
     lines = [f"GET {target} HTTP/1.1", f"Host: {host}", "Connection: close",
              *(f"{name}: {value}" for name, value in {**HTTPS, **(headers or {})}.items())]
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
+    with socket.create_connection((host, int(port)), timeout=LOADED_MACHINE_SECONDS) as sock:
         sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin1"))
         answer = b"".join(iter(lambda: sock.recv(65536), b""))
     head, _, body = answer.partition(b"\r\n\r\n")

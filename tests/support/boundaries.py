@@ -1,5 +1,6 @@
-"""Two people with memory in every store, and the URL patterns read from the URLconf, for the boundary checks every
-endpoint and page inherits (tests/test_boundaries.py, tests/test_forms_hostile.py)."""
+"""Two people with memory in every store, how an agent calls each API endpoint, and the URL patterns read from the
+URLconf, for the boundary checks every endpoint and page inherits (tests/test_boundaries.py, tests/test_forms_hostile.py,
+tests/portal/test_outages.py)."""
 
 import uuid
 
@@ -16,6 +17,42 @@ from review.urls import review_urls
 from tests.support.api import say
 
 MISSING = "no-such-id"
+
+# How an agent calls each API endpoint: method, path (with {trace} and {fact} of the person named by
+# {user}) and body (with {user}); None where the endpoint serves no one person.
+API = {
+    "memory-api:context": ("post", "/api/v1/context", {"user_id": "{user}", "query": "hello"}),
+    "memory-api:message_append": ("post", "/api/v1/conversations/s1/messages",
+                                  {"user_id": "{user}", "messages": [{"role": "user", "content": "hello"}]}),
+    "memory-api:trace_start": ("post", "/api/v1/traces", {"user_id": "{user}", "session_id": "s1", "task": "t"}),
+    "memory-api:trace_step_add": ("post", "/api/v1/traces/{trace}/steps", {"user_id": "{user}", "thought": "t"}),
+    "memory-api:trace_complete": ("post", "/api/v1/traces/{trace}/complete",
+                                  {"user_id": "{user}", "outcome": "done", "success": True}),
+    "memory-api:item_list": ("get", "/api/v1/users/{user}/facts/", None),
+    "memory-api:item_search": ("get", "/api/v1/users/{user}/facts/search?text=x", None),
+    "memory-api:item_detail": ("get", "/api/v1/users/{user}/facts/{fact}", None),
+    "memory-api:correction_create": ("post", "/api/v1/users/{user}/facts/{fact}/corrections", {"object": "Oslo"}),
+    "knowledge-api:search": ("post", "/api/v1/knowledge/search", {"profile": "any", "query": "hello"}),
+}
+NOBODY = {"knowledge-api:search"}
+WITH_ITEM = {"memory-api:trace_step_add", "memory-api:trace_complete", "memory-api:item_detail",
+             "memory-api:correction_create"}
+
+
+def api_call(client, name: str, **mapping):
+    """Call the API endpoint `name` as API says, with {user}, {trace} and {fact} filled from `mapping`."""
+    method, path, body = API[name]
+    return getattr(client, method)(_fill(path, mapping), _fill(body, mapping) if body else None, format="json")
+
+
+def _fill(value, mapping: dict):
+    if isinstance(value, str):
+        return value.format(**mapping)
+    if isinstance(value, dict):
+        return {k: _fill(v, mapping) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, mapping) for v in value]
+    return value
 
 
 def patterns(namespace: str) -> dict:

@@ -4,6 +4,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.test import override_settings
 from neomodel import db
 
@@ -18,6 +19,9 @@ SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 BROWSER_PASSWORD = "a-long-passphrase-8"
+# How long a process the suite starts (a worker, gunicorn), or one request to it, may take before it counts as
+# failed: a deadline, not a wait. Idle, they take seconds; with other builds loading both cores, a minute and more.
+LOADED_MACHINE_SECONDS = 300
 
 
 def refuse_foreign_graph():
@@ -48,6 +52,40 @@ def neo4j_unreachable():
         finally:
             db.close_connection()
     graphdb.configure()
+
+
+@contextlib.contextmanager
+def database_locked():
+    """Hold the relational database from another connection as another writer does, for the block: no one else may
+    write, reading goes on. This thread's connection gives up waiting for the lock at once rather than after seconds.
+
+    The data it reads must be committed (transactional_db): a test's own open transaction would hold the lock first.
+    """
+    other = connections.create_connection(DEFAULT_DB_ALIAS)
+    sqlite = connection.vendor == "sqlite"
+    other.set_autocommit(sqlite)  # SQLite's BEGIN opens the transaction itself
+    with other.cursor() as cursor:
+        if sqlite:
+            cursor.execute("BEGIN IMMEDIATE")
+        else:
+            tables = ", ".join(connection.ops.quote_name(t) for t in connection.introspection.django_table_names(
+                only_existing=True))
+            cursor.execute(f"LOCK TABLE {tables} IN EXCLUSIVE MODE")
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA busy_timeout" if sqlite else "SHOW lock_timeout")
+        waited = cursor.fetchone()[0]
+        cursor.execute("PRAGMA busy_timeout = 50" if sqlite else "SET lock_timeout = '50ms'")
+    try:
+        yield
+    finally:
+        with other.cursor() as cursor:
+            cursor.execute("ROLLBACK")
+        other.close()
+        with connection.cursor() as cursor:
+            if sqlite:
+                cursor.execute(f"PRAGMA busy_timeout = {int(waited)}")
+            else:
+                cursor.execute("SELECT set_config('lock_timeout', %s, false)", [waited])
 
 
 def screenshot(page, name: str) -> None:

@@ -87,7 +87,7 @@ class Command(BaseCommand):
                "REDIS_URL": f"redis://127.0.0.1:{app_port}/0", "CELERY_BROKER_URL": f"redis://127.0.0.1:{broker_port}/0",
                "BENCH_FAULTS_BROKER_PORT": str(broker_port), "BENCH_FAULTS_DIR": str(work),
                "DATABASE_URL": f"sqlite:///{work / 'portal.sqlite3'}", "EXTRACTOR": "offline",
-               "WORK_DISPATCH_DELAY_SECONDS": "2", "WORK_REDISPATCH_SECONDS": "5", "EXTRACTION_CLAIM_SECONDS": "10"}
+               "WORK_DISPATCH_DELAY_SECONDS": "2", "EXTRACTION_CLAIM_SECONDS": "10"}
         app_redis = self._redis(app_port, work / "app")
         try:
             neo4j = subprocess.run([NEO4J, "start"], env=env, capture_output=True, text=True, timeout=300)

@@ -52,7 +52,8 @@ class RateLimited(MemoryPortalError):
 
 
 class ServiceUnavailable(MemoryPortalError):
-    """503: a store behind the portal (Neo4j) is down; nothing was changed."""
+    """503: a store behind the portal (Neo4j, Redis or its database; `extra["service"]` names it) is down or busy;
+    nothing was changed unless `extra["stored"]` says "unknown". Retry after the Retry-After header's seconds."""
 
 
 _BY_STATUS: dict[int, type[MemoryPortalError]] = {
