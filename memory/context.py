@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
+import numpy as np
+
 from memory import selectors
 from memory.embeddings import get_embedder
 from memory.extraction.dates import stated_date
@@ -17,6 +19,7 @@ from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, TRACES
 from memory.models import CATEGORIES, Agent, Subject
 from memory.relevance import Question, question_read, relevance
 from memory.trust import IMPORT, PERSON, item_source
+from memory.units import Unit, units_similarity
 from memory.wording import fact_line, predicate_words, speaker_words
 from portal.graphdb import moment
 from portal.tokens import count_tokens
@@ -168,7 +171,7 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
     )
     question = question_read(focus["text"])
     ranked = _memory_scored(recall, sections=sections, question=question, speaker=focus["speaker"], asked=text,
-                            min_relevance=request.min_relevance)
+                            min_relevance=request.min_relevance, query=vectors[0] if text else None)
     for name in provided if text else []:
         ranked += [_provided_item(item, section=name, question=question) for item in
                    PROVIDED[name].provide(agent=agent, request=request, query=text, embedding=provided_embedding,
@@ -184,14 +187,14 @@ def context_build(*, subject: Subject, agent: Agent, request: ContextRequest, ca
 
 
 def _memory_scored(recall: dict, *, sections: dict[str, bool], question: Question, speaker: str | None, asked: str,
-                   min_relevance: float) -> list[dict]:
+                   min_relevance: float, query: np.ndarray | None) -> list[dict]:
     """Return every recalled fact, preference, entity and trace scored on the relevance scale, and every recalled
     message that scores at least `min_relevance` (most do not, and only the ones that do can be packed)."""
     today = datetime.now(UTC).date()
     scored: list[dict] = []
     if sections["recall"]:
         scored += _messages_scored(recall, question=question, speaker=speaker, today=today,
-                                   min_relevance=min_relevance)
+                                   min_relevance=min_relevance, query=query)
     if sections["long_term"]:
         said = {item["id"]: item["provenance"]["relevance"]["score"] for item in scored}
         facts = [_fact_item(f, question=question, today=today) for f in recall["facts"]]
@@ -218,14 +221,15 @@ def _time_asked(text: str) -> tuple[datetime, datetime] | None:
 
 
 def _messages_scored(recall: dict, *, question: Question, speaker: str | None, today: date,
-                     min_relevance: float) -> list[dict]:
+                     min_relevance: float, query: np.ndarray | None) -> list[dict]:
     """Score every recalled message on the relevance scale: its own relevance, plus a share of what the best
     turn next to it by another speaker scored (a reply often holds the answer to what shares the question's
     words, and is answered in turn), times
     SPEAKER_BOOST when it is the speaker's the question asks about and TIME_BOOST when it was said in the
     span the question names. Each item's provenance keeps the branches that found it and why it scored. A message
     that scores below `min_relevance` is left out before its item is made: its line would never be packed, and a
-    fact or preference that scores as its turn would stay below it too."""
+    fact or preference that scores as its turn would stay below it too. An item holds the sentence of its message
+    that bears most on the question (`_unit_chosen`)."""
     branches = recall["branches"]
     ranks = {uid: {} for uid in recall["messages"]}
     for branch, hits in branches.items():
@@ -247,9 +251,25 @@ def _messages_scored(recall: dict, *, question: Question, speaker: str | None, t
                           1.0), 4)
         if score < min_relevance:
             continue
-        items.append(_message_item(m, score=score, today=today, provenance={
-            "ranks": ranks[uid], "relevance": own[uid], "next_to": next_to[uid], "speaker_asked": asked}))
+        items.append(_message_item(m, score=score, today=today, unit=_unit_chosen(m, question=question, query=query),
+                                   provenance={"ranks": ranks[uid], "relevance": own[uid], "next_to": next_to[uid],
+                                               "speaker_asked": asked}))
     return items
+
+
+def _unit_chosen(m: dict, *, question: Question, query: np.ndarray | None) -> Unit | None:
+    """Return the sentence of a message that bears most on the question (memory.units), on the relevance scale; None
+    when the message is handed whole: it says one sentence, or its sentences were not stored apart.
+
+    Handing the one most relevant sentence found more of LoCoMo's evidence at 100, 200 and the default budget than
+    handing with it those nearly as relevant (chosen by rotation over its conversations: docs/memory-units.md)."""
+    if not m.get("sentence_spans") or query is None:
+        return None
+    units = [Unit(index, start, end, relevance(question=question, similarity=similarity,
+                                               text=m["content"][start:end])["score"])
+             for index, (start, end, similarity) in enumerate(units_similarity(
+                 spans=m["sentence_spans"], vectors=m["sentence_embeddings_int8"], embedding=query))]
+    return max(units, key=lambda unit: unit.score)
 
 
 def _from_messages(items: list[dict], said: dict[str, float]) -> list[dict]:
@@ -358,10 +378,15 @@ def _history_item(m: dict) -> dict:
                                                "created_at": m["created_at"], "role": m["role"], "source": "recent"}}
 
 
-def _message_item(m: dict, *, score: float, today: date, provenance: dict) -> dict:
-    """A recalled message: whose words (`speaker_words`), the day unless today."""
+def _message_item(m: dict, *, score: float, today: date, unit: Unit | None, provenance: dict) -> dict:
+    """A recalled message: whose words (`speaker_words`), the day unless today, and what it said, or the sentence of it
+    that bears most on the question (`unit`: its provenance names the sentence by index and its span in the
+    message's content, the item's id is the message's)."""
     label, said = speaker_split(m["content"])
     who = ", ".join(filter(None, [speaker_words(m["role"], label=label), _said(m["created_at"], today)]))
+    if unit:
+        said = m["content"][unit.start:unit.end]
+        provenance = {**provenance, "sentence": unit.index, "span": [unit.start, unit.end]}
     return {"id": m["uid"], "type": "message", "score": score, "text": f"{who}: {said}",
             "said": m["content"], "section": MESSAGES.name,
             "provenance": {"session_id": m["session_id"], "seq": m["seq"], "created_at": m["created_at"],
