@@ -17,7 +17,7 @@ from memory.extraction.dates import stated_date
 from memory.extraction.speakers import speaker_split
 from memory.kinds import ENTITIES, FACTS, MESSAGES, PREFERENCES, TRACES
 from memory.models import CATEGORIES, Agent, Subject
-from memory.relevance import Question, question_read, relevance
+from memory.relevance import Question, question_read, relevance, relevance_scores
 from memory.trust import IMPORT, PERSON, item_source
 from memory.units import Unit, units_similarity
 from memory.wording import fact_line, predicate_words, speaker_words
@@ -229,7 +229,7 @@ def _messages_scored(recall: dict, *, question: Question, speaker: str | None, t
     span the question names. Each item's provenance keeps the branches that found it and why it scored. A message
     that scores below `min_relevance` is left out before its item is made: its line would never be packed, and a
     fact or preference that scores as its turn would stay below it too. An item holds the sentence of its message
-    that bears most on the question (`_unit_chosen`)."""
+    that bears most on the question (`_units_chosen`)."""
     branches = recall["branches"]
     ranks = {uid: {} for uid in recall["messages"]}
     for branch, hits in branches.items():
@@ -243,33 +243,44 @@ def _messages_scored(recall: dict, *, question: Question, speaker: str | None, t
     for pair in recall["neighbours"]:
         if pair["of"] in found and _who(messages[pair["of"]]) != _who(messages[pair["uid"]]):
             next_to[pair["uid"]].append(pair["of"])
-    items = []
+    kept = []
     for uid, m in recall["messages"].items():
         score = own[uid]["score"] + NEIGHBOUR_SHARE * max((own[of]["score"] for of in next_to[uid]), default=0.0)
         asked = bool(speaker) and selectors.said_by(m, speaker)
         score = round(min(score * (SPEAKER_BOOST if asked else 1.0) * (TIME_BOOST if "time" in ranks[uid] else 1.0),
                           1.0), 4)
-        if score < min_relevance:
-            continue
-        items.append(_message_item(m, score=score, today=today, unit=_unit_chosen(m, question=question, query=query),
-                                   provenance={"ranks": ranks[uid], "relevance": own[uid], "next_to": next_to[uid],
-                                               "speaker_asked": asked}))
-    return items
+        if score >= min_relevance:
+            kept.append((m, score, {"ranks": ranks[uid], "relevance": own[uid], "next_to": next_to[uid],
+                                    "speaker_asked": asked}))
+    units = _units_chosen([m for m, _, _ in kept], question=question, query=query,
+                          words={uid: scored["words"] for uid, scored in own.items()})
+    return [_message_item(m, score=score, today=today, unit=units.get(m["uid"]), provenance=provenance)
+            for m, score, provenance in kept]
 
 
-def _unit_chosen(m: dict, *, question: Question, query: np.ndarray | None) -> Unit | None:
-    """Return the sentence of a message that bears most on the question (memory.units), on the relevance scale; None
-    when the message is handed whole: it says one sentence, or its sentences were not stored apart.
+def _units_chosen(messages: list[dict], *, question: Question, query: np.ndarray | None,
+                  words: dict[str, float]) -> dict[str, Unit]:
+    """Return by message uid the sentence of each message that bears most on the question (memory.units), on the
+    relevance scale; a message handed whole (it says one sentence, or its sentences were not stored apart) has none.
+    Every sentence's meaning is read in one product; `words` is the share of the question's words each message holds.
 
     Handing the one most relevant sentence found more of LoCoMo's evidence at 100, 200 and the default budget than
     handing with it those nearly as relevant (chosen by rotation over its conversations: docs/memory-units.md)."""
-    if not m.get("sentence_spans") or query is None:
-        return None
-    units = [Unit(index, start, end, relevance(question=question, similarity=similarity,
-                                               text=m["content"][start:end])["score"])
-             for index, (start, end, similarity) in enumerate(units_similarity(
-                 spans=m["sentence_spans"], vectors=m["sentence_embeddings_int8"], embedding=query))]
-    return max(units, key=lambda unit: unit.score)
+    split = [m for m in messages if m.get("sentence_spans")]
+    if not split or query is None:
+        return {}
+    # a sentence holds no word of the question its message does not hold
+    texts = [m["content"][start:end] if words[m["uid"]] else "" for m in split
+             for start, end in zip(m["sentence_spans"][::2], m["sentence_spans"][1::2])]
+    scores = relevance_scores(question=question, texts=texts, similarities=units_similarity(
+        vectors=[m["sentence_embeddings_int8"] for m in split], embedding=query))
+    chosen, first = {}, 0
+    for m in split:
+        spans = m["sentence_spans"]
+        best = int(np.argmax(scores[first:first + len(spans) // 2]))
+        chosen[m["uid"]] = Unit(best, spans[2 * best], spans[2 * best + 1])
+        first += len(spans) // 2
+    return chosen
 
 
 def _from_messages(items: list[dict], said: dict[str, float]) -> list[dict]:

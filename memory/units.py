@@ -24,12 +24,11 @@ SAID = re.compile(r"[^\W_]")
 
 
 class Unit(NamedTuple):
-    """One sentence of a message: its index, its span in the message's content, and its relevance."""
+    """One sentence of a message: its index, and its span in the message's content."""
 
     index: int
     start: int
     end: int
-    score: float
 
 
 def sentence_spans(text: str, *, offset: int = 0) -> list[tuple[int, int]]:
@@ -65,8 +64,8 @@ def units_stored(spans: list[tuple[int, int]], vectors: np.ndarray) -> dict:
             "sentence_embeddings_int8": b"".join(int8_copy(vector) for vector in vectors)}
 
 
-def units_similarity(*, spans: list[int], vectors: bytes, embedding: np.ndarray) -> list[tuple[int, int, float]]:
-    """Return each stored sentence's (start, end, similarity to `embedding`) on Neo4j's (1 + cosine) / 2 scale."""
-    copies = np.frombuffer(vectors, dtype=np.int8).reshape(len(spans) // 2, -1).astype(np.float32)
-    cosines = copies @ embedding / np.clip(np.linalg.norm(copies, axis=1), 1e-12, None)
-    return [(spans[2 * i], spans[2 * i + 1], float((1 + cosine) / 2)) for i, cosine in enumerate(cosines)]
+def units_similarity(*, vectors: list[bytes], embedding: np.ndarray) -> np.ndarray:
+    """Return the similarity to `embedding` of every sentence stored in `vectors` (messages' sentence vectors, one
+    after the other), on Neo4j's (1 + cosine) / 2 scale, in one product."""
+    copies = np.frombuffer(b"".join(vectors), dtype=np.int8).reshape(-1, embedding.shape[0]).astype(np.float32)
+    return (1 + copies @ embedding / np.clip(np.linalg.norm(copies, axis=1), 1e-12, None)) / 2
