@@ -265,7 +265,7 @@ def _units_chosen(messages: list[dict], *, question: Question, query: np.ndarray
     Every sentence's meaning is read in one product; `words` is the share of the question's words each message holds.
 
     Handing the one most relevant sentence found more of LoCoMo's evidence at 100, 200 and the default budget than
-    handing with it those nearly as relevant (chosen by rotation over its conversations: docs/memory-units.md)."""
+    handing with it those nearly as relevant (chosen by rotation over its conversations: docs/benchmarks.md)."""
     split = [m for m in messages if m.get("sentence_spans")]
     if not split or query is None:
         return {}
