@@ -8,7 +8,7 @@ own `db.labels()`, and are quoted (portal.graphdb.quoted) by the functions that 
 from portal.graphdb import quoted
 
 # Vector properties are derived from the text and omitted from exports.
-EMBEDDING_PROPERTIES = ["embedding", "embedding_int8", "task_embedding"]
+EMBEDDING_PROPERTIES = ["embedding", "embedding_int8", "sentence_embeddings_int8", "task_embedding"]
 
 LABELS = "CALL db.labels() YIELD label RETURN label ORDER BY label"
 # Every node of the subject whatever its label, including labels no code here knows about.

@@ -12,6 +12,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from portal.stemming import english_stem
 
 LEXICAL_WEIGHT = 0.5
@@ -68,3 +70,10 @@ def relevance(*, question: Question, similarity: float | None, text: str) -> dic
     meaning = min(1.0, max(0.0, 2 * similarity - 1))
     return {"score": (meaning + LEXICAL_WEIGHT * words) / (1 + LEXICAL_WEIGHT), "meaning": round(meaning, 4),
             "words": round(words, 4)}
+
+
+def relevance_scores(*, question: Question, similarities: np.ndarray, texts: list[str]) -> np.ndarray:
+    """Return the relevance of many items at once, each as `relevance` scores it (the scores alone)."""
+    meaning = np.clip(2 * similarities - 1, 0.0, 1.0)
+    words = np.fromiter((question.words_share(text) for text in texts), dtype=np.float64, count=len(texts))
+    return (meaning + LEXICAL_WEIGHT * words) / (1 + LEXICAL_WEIGHT)

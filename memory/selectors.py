@@ -14,7 +14,7 @@ from memory import cypher
 from memory.cypher import adoption as adoption_cypher
 from memory.access_state import access_state_cached
 from memory.graph import Fact, Preference
-from memory.kinds import KINDS, kind_get
+from memory.kinds import KINDS, MESSAGES, kind_get
 from memory.nam import person_names
 from memory.models import (CATEGORIES, Agent, ConsentRecord, Correction, Grant, HeldMemory, RetentionChoice,
                            RetentionPolicy, Subject)
@@ -39,7 +39,8 @@ STOP_WORDS = frozenset(
     "were would could should may might can you your his her she him its our from about".split())
 # Message recall: how deep each branch is read (the turns next to what they find are read too; 10 deep a bench
 # context reads 44 messages where 20 deep read 72, and the quality gate found no drop: docs/benchmarks-log.md), and how
-# often a name must occur in the subject's messages to count as the name of someone talking.
+# often a name must occur in the subject's messages to count as the name of someone talking. A context holding
+# more messages than the default cap (memory.kinds.MESSAGES) reads each branch one deeper for each more.
 RECALL_DEPTH = 10
 ADDRESSED_SHARE = 0.05
 ADDRESSED_MIN = 5
@@ -287,21 +288,21 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
                    embedding: list[float] | None,
                    lucene: str | None = None, entity_lucene: str | None = None,
                    during: tuple[datetime, datetime] | None = None,
-                   as_of: datetime | None = None, cutoffs: dict[str, datetime | None]) -> dict:
+                   as_of: datetime | None = None, cutoffs: dict[str, datetime | None], depth: int | None = None) -> dict:
     """Read all a context may use in one statement (cypher.CONTEXT_READ, or CONTEXT_READ_SEARCH where the
     server filters vector searches inside the index): its candidates, each with its similarity to
     `embedding`, for memory.context to score.
 
     `sections` says which of history (the session's last `limits["history"]` turns), recall (messages
-    found by meaning, by words and, with `during`, by meaning among those said then, RECALL_DEPTH deep
-    each, and the turns next to them), long_term (facts, preferences and entities) and reasoning (traces)
+    found by meaning, by words and, with `during`, by meaning among those said then, `depth` deep each (by default
+    RECALL_DEPTH, deeper for a context of more messages than the default cap), and the turns next to them), long_term (facts, preferences and entities) and reasoning (traces)
     to read; each long-term kind and traces come `candidates_pool(limit)` deep by similarity, and with long_term
     the person's standing instructions (`instructions`, up to `limits["instructions"]`, oldest first). `branches`
     holds what each of recall's branches found ({uid, score}, best first), `messages` every candidate
     message by uid, `neighbours` which found message each turn next to one is next to.
     """
     after, before = during or (None, None)
-    depth = max(limits["messages"], RECALL_DEPTH)
+    depth = depth or RECALL_DEPTH + max(0, limits["messages"] - MESSAGES.default_limit)
     found = rows(cypher.CONTEXT_READ_SEARCH if vector_search_filters() else cypher.CONTEXT_READ, {
         "user_id": user_id, "session_id": session_id, "sections": sections, "history_limit": limits["history"],
         "embedding": embedding, "lucene": lucene,
@@ -343,7 +344,7 @@ def messages_nearest(*, user_id: str, embedding: list[float], limit: int,
     limits = {"history": 0, "messages": limit, "facts": 0, "preferences": 0, "entities": 0, "traces": 0}
     sections = {"history": False, "recall": True, "long_term": False, "reasoning": False}
     found = context_recall(user_id=user_id, session_id=None, sections=sections, limits=limits, embedding=embedding,
-                           during=during, cutoffs=_cutoffs(user_id, cutoffs))
+                           during=during, cutoffs=_cutoffs(user_id, cutoffs), depth=max(limit, RECALL_DEPTH))
     return found["branches"]["time" if during else "vector"][:limit]
 
 

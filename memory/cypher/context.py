@@ -82,7 +82,8 @@ CALL () {
 _SIMILARITY = ("CASE WHEN m.embedding_int8 IS NULL THEN vector.similarity.cosine(m.embedding, $embedding) "
                "ELSE vector.similarity.cosine(m.embedding_int8, $embedding) END")
 
-# Recall by words, then the turns next to what any branch found, then every candidate message read once.
+# Recall by words, then the turns next to what any branch found, then every candidate message read once, with its
+# sentences (memory.units) for the context to hand the model the ones that answer.
 _RECALLED_SECTIONS = """
 CALL (exclude) {
   WITH exclude WHERE $sections.recall AND $lucene IS NOT NULL
@@ -105,7 +106,8 @@ CALL (vector, time, fulltext, neighbours) {
   MATCH (m:Message {uid: uid}) USING INDEX m:Message(uid)
   WHERE m.user_id = $user_id
   MATCH (c:Conversation)-[:HAS_MESSAGE]->(m)
-  RETURN collect(m {.uid, .role, .content, .speaker, .seq, created_at: toString(m.created_at), session_id: c.session_id,
+  RETURN collect(m {.uid, .role, .content, .speaker, .seq, .sentence_spans, .sentence_embeddings_int8,
+                    created_at: toString(m.created_at), session_id: c.session_id,
                     similarity: """ + _SIMILARITY + """}) AS messages
 }"""
 

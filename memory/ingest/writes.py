@@ -20,6 +20,7 @@ from memory.ingest.resolution import entities_resolve
 from memory.ingest.supersession import StatementGroup, group_settle, preferences_settle
 from memory.models import Agent, Subject
 from memory.selectors import consented_categories, subject_is_erased
+from memory.units import sentence_spans, units_stored
 from memory.wording import fact_line
 from portal import graphdb
 from portal.outbox import work_enqueue
@@ -43,10 +44,7 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
         return "gone"
     row = found[0]
     if row["unembedded"]:
-        said = speaker_split(row["content"])[1]  # a speaker's label says who, not what
-        embedding = get_embedder().embed([said])[0].tolist()
-        graphdb.run(cypher.MESSAGE_EMBEDDING_SET, {"uid": message_uid, "user_id": user_id, "embedding": embedding,
-                                                   "embedding_int8": int8_copy(embedding)})
+        _message_embed(row, user_id=user_id)
     if row["status"] == "done":
         return "done"
     subject = Subject.objects.filter(user_id=user_id).first()
@@ -73,6 +71,20 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
             return "gone"
         raise
     return "done"
+
+
+def _message_embed(row: dict, *, user_id: str) -> None:
+    """Set a message's vector and, when it says more than one sentence, its sentences' (memory.units), all from one
+    call to the embedder; a speaker's label says who, not what, and is left out of both."""
+    content = row["content"]
+    said = speaker_split(content)[1]
+    spans = sentence_spans(said, offset=len(content) - len(said))
+    sentences = [content[start:end] for start, end in spans] if len(spans) > 1 else []
+    vectors = get_embedder().embed([said, *sentences])
+    embedding = vectors[0].tolist()
+    graphdb.run(cypher.MESSAGE_EMBEDDING_SET, {"uid": row["uid"], "user_id": user_id, "embedding": embedding,
+                                               "embedding_int8": int8_copy(embedding),
+                                               **units_stored(spans, vectors[1:])})
 
 
 def _extraction(row: dict, created_at: datetime) -> Extraction:

@@ -105,6 +105,9 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=0, help="port for the started server (default: a free one)")
         parser.add_argument("--messages", type=int,
                             help="send limits.messages (the default request leaves limits out)")
+        parser.add_argument("--token-budgets", default="",
+                            help="also ask every question with each of these token_budget values (comma-separated, "
+                                 "e.g. 200,100) and report evidence found and tokens at each under `budgets`")
         parser.add_argument("--labels", action=argparse.BooleanOptionalAction, default=True,
                             help='send each turn as "Name: text", as clients replaying a chat between people do '
                                  "(default: on)")
@@ -138,7 +141,8 @@ class Command(BaseCommand):
         try:
             with self._stack(options) as base:
                 replay = self._replay(base, token, conversations, people, options)
-                answers = self._ask(base, token, conversations, people, replay["dia_ids"], options["messages"])
+                answers = self._ask(base, token, conversations, people, replay["dia_ids"], options["messages"],
+                                    budgets=_budgets(options["token_budgets"]))
             memory = memory_hygiene(user_ids=[s.user_id for s in people.values()], turns=replay["turns"])
         finally:
             if not options["keep"]:
@@ -158,6 +162,7 @@ class Command(BaseCommand):
             "workers": None if options["url"] else options["workers"], "append_retries": dict(self.retries),
             "embedders": self._embedders(options),
             "request": {"limits": {"messages": options["messages"]}} if options["messages"] else "default",
+            "budgets": budgets_summary(answers=answers),
             **recall_summary(answers=answers),
             "ingest_seconds": round(replay["ingest_seconds"], 3),
             "extraction_seconds": round(replay["extraction_seconds"], 3),
@@ -260,8 +265,9 @@ class Command(BaseCommand):
             self.retries[str(status)] += 1
             time.sleep(0.5 * 2 ** attempt)
 
-    def _ask(self, base, token, conversations, people, dia_ids, messages_limit):
-        """Ask every answerable question from a fresh session; return per question its category, hits and cost."""
+    def _ask(self, base, token, conversations, people, dia_ids, messages_limit, budgets):
+        """Ask every answerable question from a fresh session; return per question its category, hits and cost, and
+        under `budgets` what it found asked again with each token budget."""
         client = ApiClient(base, token)
         answers = []
         for conversation in conversations:
@@ -273,20 +279,41 @@ class Command(BaseCommand):
                 if messages_limit:
                     payload["limits"] = {"messages": messages_limit}
                 started = time.perf_counter()
-                status, body = client.post("/api/v1/context", payload)
+                body = _context(client, payload)
                 elapsed = (time.perf_counter() - started) * 1000
-                if status != 200:
-                    raise CommandError(f"Context answered {status}: {body}")
-                ranked = [mapping[item["id"]] for item in body["items"]
-                          if item["type"] == "message" and item["id"] in mapping]
-                sources = [mapping.get(uid) for item in body["items"] if item["type"] in ("fact", "preference")
-                           for uid in item["provenance"]["message_uids"]]
+                ranked, found = _found(body, mapping)
                 answers.append({"conversation": conversation["id"], "question": number,
                                 "category": question["category"],
-                                "evidence": question["evidence"], "ranked": ranked,
-                                "found": sorted({*ranked, *filter(None, sources)}),
-                                "tokens": body["token_count"], "ms": elapsed})
+                                "evidence": question["evidence"], "ranked": ranked, "found": found,
+                                "tokens": body["token_count"], "ms": elapsed, "budgets": {}})
+                for budget in budgets:
+                    body = _context(client, {**payload, "token_budget": budget})
+                    answers[-1]["budgets"][budget] = {"found": _found(body, mapping)[1], "tokens": body["token_count"]}
         return answers
+
+
+def _context(client: "ApiClient", payload: dict) -> dict:
+    status, body = client.post("/api/v1/context", payload)
+    if status != 200:
+        raise CommandError(f"Context answered {status}: {body}")
+    return body
+
+
+def _found(body: dict, mapping: dict[str, str]) -> tuple[list[str], list[str]]:
+    """Return the turns (LoCoMo's ids) of a context's recalled messages, best first, and every turn it holds: those
+    and the turns its facts and preferences came from. A message's item may hold only the sentences of it that bear
+    on the question: it counts for its turn all the same."""
+    ranked = [mapping[item["id"]] for item in body["items"] if item["type"] == "message" and item["id"] in mapping]
+    sources = [mapping.get(uid) for item in body["items"] if item["type"] in ("fact", "preference")
+               for uid in item["provenance"]["message_uids"]]
+    return ranked, sorted({*ranked, *filter(None, sources)})
+
+
+def _budgets(text: str) -> list[int]:
+    try:
+        return [int(b) for b in text.split(",") if b.strip()]
+    except ValueError:
+        raise CommandError(f"--token-budgets takes whole numbers separated by commas; got {text!r}.")
 
 
 class ApiClient:
@@ -374,6 +401,22 @@ def recall_summary(*, answers: list[dict]) -> dict:
         "tokens_per_query": round(sum(a["tokens"] for a in answers) / max(len(answers), 1), 1),
         "context_ms": {"p50": round(percentile(latencies, 50), 1), "p95": round(percentile(latencies, 95), 1)},
     }
+
+
+def budgets_summary(*, answers: list[dict]) -> dict:
+    """Return, per token budget the questions were asked again with, the share of their evidence found anywhere in
+    the context (overall and per category) and the tokens it took."""
+    summary = {}
+    for budget in answers[0]["budgets"] if answers else ():
+        asked = [{**answer, **answer["budgets"][budget]} for answer in answers]
+        by_category = defaultdict(list)
+        for answer in asked:
+            by_category[str(answer["category"])].append(_found_share(answer))
+        summary[str(budget)] = {
+            "evidence_found": round(sum(map(_found_share, asked)) / len(asked), 4),
+            "tokens": round(sum(a["tokens"] for a in asked) / len(asked), 1),
+            "evidence_found_by_category": {c: round(sum(v) / len(v), 4) for c, v in sorted(by_category.items())}}
+    return summary
 
 
 def answers_write(*, path: Path, answers: list[dict], embedders: dict | None) -> None:

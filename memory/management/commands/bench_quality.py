@@ -43,8 +43,11 @@ CHAT_FIGURES = {**{f"{kind}_{measure}": f"overall.{kind}.{measure}" for kind in 
                 "entities_untyped_share": "overall.entities_untyped_share",
                 "entities_typed_recall": "overall.entities_typed.recall"}
 CHAT_LOWER = frozenset({"entities_untyped_share"})
+# LoCoMo's questions are asked with the default request, then again with scarce budgets (issue 40: 200 and 100 tokens).
+LOCOMO_BUDGETS = (200, 100)
 LOCOMO_FIGURES = {"evidence_found": "recall.evidence_found", "recall_at_5": "recall.recall_at_5",
-                  **{f"evidence_found_category_{c}": f"recall_by_category.{c}.evidence_found" for c in "1234"}}
+                  **{f"evidence_found_category_{c}": f"recall_by_category.{c}.evidence_found" for c in "1234"},
+                  **{f"evidence_found_{b}_tokens": f"budgets.{b}.evidence_found" for b in LOCOMO_BUDGETS}}
 BENCHMARKS = (
     Benchmark("context_graph_triples", "bench_context_graph", {"mode": "triples", "token_budget": 28},
               {"correct": "correct"}),
@@ -63,7 +66,8 @@ BENCHMARKS = (
     Benchmark("chat_gold_locomo", "bench_chat_gold", {}, CHAT_FIGURES, locomo=True, lower=CHAT_LOWER),
     Benchmark("chat_gold_heldout", "bench_chat_gold", {"heldout": True, "speaker_labels": True}, CHAT_FIGURES,
               locomo=True, lower=CHAT_LOWER),
-    Benchmark("locomo", "bench_conversations", {"conversations": "26,30,41,42,43,44,47,48,49,50"}, LOCOMO_FIGURES,
+    Benchmark("locomo", "bench_conversations", {"conversations": "26,30,41,42,43,44,47,48,49,50",
+                                                "token_budgets": ",".join(map(str, LOCOMO_BUDGETS))}, LOCOMO_FIGURES,
               noise=0.005, locomo=True),
 )
 
