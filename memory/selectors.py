@@ -295,8 +295,8 @@ def context_recall(*, user_id: str, session_id: str | None, sections: dict[str, 
 
     `sections` says which of history (the session's last `limits["history"]` turns), recall (messages
     found by meaning, by words and, with `during`, by meaning among those said then, `depth` deep each (by default
-    RECALL_DEPTH, deeper for a context of more messages than the default cap), and the turns next to them), long_term (facts, preferences and entities) and reasoning (traces)
-    to read; each long-term kind and traces come `candidates_pool(limit)` deep by similarity, and with long_term
+    RECALL_DEPTH, deeper for a context of more messages than the default cap), and the turns next to them),
+    long_term (facts, preferences and entities) and reasoning (traces) to read; each long-term kind and traces come `candidates_pool(limit)` deep by similarity, and with long_term
     the person's standing instructions (`instructions`, up to `limits["instructions"]`, oldest first). `branches`
     holds what each of recall's branches found ({uid, score}, best first), `messages` every candidate
     message by uid, `neighbours` which found message each turn next to one is next to.
