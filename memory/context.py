@@ -266,7 +266,7 @@ def _units_chosen(messages: list[dict], *, question: Question, query: np.ndarray
 
     Handing the one most relevant sentence found more of LoCoMo's evidence at 100, 200 and the default budget than
     handing with it those nearly as relevant (chosen by rotation over its conversations: docs/benchmarks.md)."""
-    split = [m for m in messages if m.get("sentence_spans")]
+    split = [m for m in messages if m.get("sentence_embeddings_int8")]
     if not split or query is None:
         return {}
     # a sentence holds no word of the question its message does not hold

@@ -107,8 +107,8 @@ class Message(MemoryNode):
     embedding_int8 = ArrayProperty(IntegerProperty(), help_text=(
         "The vector's copy in signed bytes (memory.embeddings.int8_copy), stored as a byte array: recall scans it."))
     sentence_spans = ArrayProperty(IntegerProperty(), help_text=(
-        "Where each of its sentences starts and ends in `content`, one pair after the other (memory.units); none for "
-        "a message of one sentence."))
+        "Where each of its sentences starts and ends in `content`, one pair after the other (memory.units); one pair "
+        "for a message of one sentence."))
     sentence_embeddings_int8 = ArrayProperty(IntegerProperty(), help_text=(
         "Its sentences' vectors in signed bytes, one after the other, stored as a byte array: the context scores them."))
     seq = IntegerProperty(required=True)

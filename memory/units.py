@@ -3,8 +3,10 @@
 The extraction worker splits what a message says (its speaker's label left out) into sentences and embeds each
 beside the message, in the same call; the message keeps their character spans (`sentence_spans`, pairs of start and
 end in its `content`) and their vectors' copies in signed bytes, one after the other (`sentence_embeddings_int8`).
-A message of one sentence keeps neither: it is its own unit. The units are the message's own properties, so
-whatever happens to the message (forgotten, withheld, held, past retention, erased) happens to them.
+A message of one sentence keeps its one span and no other vector: it is its own unit. A message embedded before
+messages kept their sentences gets them when the worker next reads it (a re-extraction), so that what it holds does
+not depend on when it was first read. The units are the message's own properties, so whatever happens to the message
+(forgotten, withheld, held, past retention, erased) happens to them.
 """
 
 import re
@@ -54,10 +56,12 @@ def sentence_spans(text: str, *, offset: int = 0) -> list[tuple[int, int]]:
     return [(start + offset, end + offset) for start, end in kept]
 
 
-def units_stored(spans: list[tuple[int, int]], vectors: np.ndarray) -> dict:
-    """Return the message properties that keep its sentences: none for a message of one sentence."""
+def units_stored(spans: list[tuple[int, int]], vectors) -> dict:
+    """Return the message properties that keep its sentences: their spans always (one pair for a message of one
+    sentence, none for one that says nothing), their vectors only when there are several (a message of one sentence
+    is its own unit, read by its own vector)."""
     if len(spans) < 2:
-        return {"sentence_spans": None, "sentence_embeddings_int8": None}
+        return {"sentence_spans": [bound for span in spans for bound in span], "sentence_embeddings_int8": None}
     from memory.embeddings import int8_copy
 
     return {"sentence_spans": [bound for span in spans for bound in span],

@@ -84,7 +84,7 @@ RETURN m.uid AS uid, c.session_id AS session_id, m.content AS content, m.role AS
        m.extraction_status AS status, m.explicit AS explicit, m.created_at AS created_at, m.seq AS seq,
        m.stored_at AS stored_at, m.tool_name AS tool_name, m.source_url AS source_url,
        m.held_reasons AS held_reasons, m.forgotten AS forgotten, m.embedding IS NULL AS unembedded,
-       collect(earlier {.role, .content}) AS earlier
+       m.sentence_spans IS NULL AS unsplit, collect(earlier {.role, .content}) AS earlier
 """
 
 # A message is appended without its vector; the extraction worker sets it first (recall by meaning
@@ -92,13 +92,19 @@ RETURN m.uid AS uid, c.session_id AS session_id, m.content AS content, m.role AS
 # stores 32-bit floats (a SET stores the driver's 64-bit ones), which hold the embedder's float32 output
 # exactly: half the bytes took the context statement's p50 from 10.1 to 8.4 ms for a person of 200 messages.
 # Beside it, its copy in signed bytes (memory.embeddings.int8_copy), which recall's scan reads instead of
-# the floats (docs/benchmarks-log.md). With them, the spans of its sentences and their vectors' copies (memory.units),
-# when it says more than one.
+# the floats (docs/benchmarks-log.md). With them, the spans of its sentences and, when it says more than one, their
+# vectors' copies (memory.units).
 MESSAGE_EMBEDDING_SET = """
 MATCH (m:Message {uid: $uid, user_id: $user_id}) WHERE m.embedding IS NULL
 CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)
 SET m.embedding_int8 = $embedding_int8, m.sentence_spans = $sentence_spans,
     m.sentence_embeddings_int8 = $sentence_embeddings_int8
+"""
+
+# The sentences of a message embedded before messages kept them (memory.units), set when the worker next reads it.
+MESSAGE_UNITS_SET = """
+MATCH (m:Message {uid: $uid, user_id: $user_id}) WHERE m.sentence_spans IS NULL
+SET m.sentence_spans = $sentence_spans, m.sentence_embeddings_int8 = $sentence_embeddings_int8
 """
 
 # Messages with a vector and no copy of it (memory.ingest.message_copies_fill), after $after in uid order (through

@@ -43,7 +43,7 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
     if not found:
         return "gone"
     row = found[0]
-    if row["unembedded"]:
+    if row["unembedded"] or row["unsplit"]:
         _message_embed(row, user_id=user_id)
     if row["status"] == "done":
         return "done"
@@ -74,17 +74,22 @@ def message_extract(*, message_uid: str, user_id: str) -> str:
 
 
 def _message_embed(row: dict, *, user_id: str) -> None:
-    """Set a message's vector and, when it says more than one sentence, its sentences' (memory.units), all from one
-    call to the embedder; a speaker's label says who, not what, and is left out of both."""
+    """Set a message's vector and its sentences (memory.units), all from one call to the embedder; a speaker's label
+    says who, not what, and is left out of both. A message embedded before messages kept their sentences gets them
+    alone, so that whenever it was first read it ends the same."""
     content = row["content"]
     said = speaker_split(content)[1]
     spans = sentence_spans(said, offset=len(content) - len(said))
     sentences = [content[start:end] for start, end in spans] if len(spans) > 1 else []
-    vectors = get_embedder().embed([said, *sentences])
+    whole = [said] if row["unembedded"] else []
+    vectors = get_embedder().embed(whole + sentences) if whole or sentences else []
+    units = units_stored(spans, vectors[len(whole):])
+    if not whole:
+        graphdb.run(cypher.MESSAGE_UNITS_SET, {"uid": row["uid"], "user_id": user_id, **units})
+        return
     embedding = vectors[0].tolist()
     graphdb.run(cypher.MESSAGE_EMBEDDING_SET, {"uid": row["uid"], "user_id": user_id, "embedding": embedding,
-                                               "embedding_int8": int8_copy(embedding),
-                                               **units_stored(spans, vectors[1:])})
+                                               "embedding_int8": int8_copy(embedding), **units})
 
 
 def _extraction(row: dict, created_at: datetime) -> Extraction:

@@ -55,8 +55,31 @@ def test_the_worker_embeds_each_sentence_in_its_one_call_and_keeps_where_each_is
     exact = get_embedder().embed([ANSWER])[0]
     assert float(copies[1] @ exact / np.linalg.norm(copies[1])) > 0.999
 
+    calls.clear()
     assert ingest.message_extract(message_uid=uids[1], user_id=subject.user_id) == "done"
-    assert graphdb.rows(STORED, {"uid": uids[1]})[0] == {"spans": None, "vectors": None}  # its own unit
+    assert graphdb.rows(STORED, {"uid": uids[1]})[0] == {"spans": [5, 20], "vectors": None}  # its own unit
+    assert calls[0] == ["Just one thing."]
+
+
+def test_a_message_embedded_before_messages_kept_sentences_gets_them_when_extracted_again(granted):
+    """What a message holds does not depend on when the worker first read it: re-extraction gives it the sentences a
+    message read now has, embedding only them."""
+    subject, _, api = granted
+    uid = say(api, subject.user_id, DOG)
+    now = graphdb.rows(STORED, {"uid": uid})[0]
+    # The graph an earlier release wrote (its vector, no sentences): only hand-written Cypher can make it now.
+    graphdb.run("MATCH (m:Message {uid: $uid}) REMOVE m.sentence_spans, m.sentence_embeddings_int8", {"uid": uid})
+    assert "span" not in _recalled(api, subject.user_id)[0][0]["provenance"]
+
+    embedder, calls = get_embedder(), []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(embedder, "embed", lambda texts, inner=embedder.embed: calls.append(texts) or inner(texts))
+        ingest.messages_reextract(user_id=subject.user_id, statuses=["done"])
+        assert ingest.message_extract(message_uid=uid, user_id=subject.user_id) == "done"
+    assert graphdb.rows(STORED, {"uid": uid})[0] == now
+    assert calls[0] == [DOG[start:end] for start, end in sentence_spans(DOG)]  # not the whole message again
+    recalled, _ = _recalled(api, subject.user_id)
+    assert recalled[0]["text"] == f"user: {ANSWER}" and recalled[0]["provenance"]["sentence"] == 1
 
 
 def _recalled(api, user_id, query=ASKED, **body):
