@@ -19,7 +19,8 @@ from memory.extraction.english import TITLES
 # A sentence ends at a run of ".", "!", "?" or "…" (with the quotes or brackets that close it) before a blank or the
 # end, and at a line break: a decimal ("3.5") or a web address ("example.com") ends none.
 SENTENCE_END = re.compile(r"[.!?…]+[\"'’”)\]]*(?=\s|$)|\n")
-# A word a full stop follows without ending the sentence: a title ("Dr."), an initial ("J."), a common abbreviation ("etc." ends none either: a few sentences run on).
+# A word a full stop follows without ending the sentence: a title ("Dr."), an initial ("J."), a common abbreviation
+# ("etc." ends none either: a few sentences run on).
 ABBREVIATED = re.compile(r"(?:^|\s)(?:(?i:" + "|".join(sorted(TITLES)) + r"|e\.g|i\.e|vs|etc)|[A-HJ-Z])$")
 # What a sentence needs to be one of its own: a letter or a digit ("!!" or ":)" stays with the sentence before it).
 SAID = re.compile(r"[^\W_]")

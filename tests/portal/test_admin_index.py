@@ -78,6 +78,10 @@ def test_the_index_shows_review_with_live_counts(granted):
     assert index.context["app_list"][0]["app_label"] == "review"  # the staff's work first, in its own order
     assert list(rows)[:2] == ["Merge proposals (1 pending)", "Superseded facts (1 to confirm)"]
     assert f'<a href="{reverse("admin:review_merge_list")}">Merge proposals (1 pending)</a>' in body
+    # A review page's header menu names each page, with a pill only where work waits.
+    menu = staff.get(reverse("admin:review_index")).content.decode()
+    assert ('Merge proposals <span class="waiting">1<span class="visually-hidden"> pending</span></span>' in menu
+            and "Superseded facts <span" in menu and "Held memory</a>" in menu and "Reasoning traces</a>" in menu)
 
     old = db.cypher_query("MATCH (f:Fact {user_id: $u, object: 'high'}) RETURN f.uid", {"u": user})[0][0][0]
     assert staff.post(reverse("admin:review_fact_confirm", args=[user, old])).status_code == 302
