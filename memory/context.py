@@ -201,7 +201,7 @@ def _memory_scored(recall: dict, *, sections: dict[str, bool], question: Questio
         preferences = [_preference_item(p, question=question) for p in recall["preferences"]]
         scored += _facts_joined(_from_messages(facts, said), asked=asked)
         scored += _from_messages(preferences, said)
-        scored += [_entity_item(e, question=question) for e in recall["entities"]]
+        scored += [_entity_item(e, question=question) for e in recall["entities"] if not _named_only(e, asked=asked)]
     if sections["reasoning"]:
         scored += [_trace_item(t, question=question) for t in recall["traces"]]
     return scored
@@ -456,6 +456,13 @@ def _entity_item(e: dict, *, question: Question) -> dict:
     source, whose = _whose(e)
     return {"id": e["uid"], "type": "entity", "score": round(scored["score"], 4), "text": whose + text,
             "section": ENTITIES.name, "provenance": {"source": source, "relevance": _without_score(scored)}}
+
+
+def _named_only(e: dict, *, asked: str) -> bool:
+    """Whether an entity's line would say only what the question says: its name, which the question names, and its
+    kind, with no other name and nothing related to it."""
+    return not e["aliases"] and not any(r.get("name") for r in e["related"]) and (
+        question_read(e["name"]).words_share(asked) == 1.0)
 
 
 def _whose(item: dict) -> tuple[str, str]:

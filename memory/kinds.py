@@ -46,7 +46,7 @@ MESSAGES = Kind(
     item_type="message", order_by="created_at",
     fields=("role", "content", "seq", "client_id", "agent_id", "created_at", "extraction_status",
             "extraction_error", "tool_name", "source_url", "held_reasons", "withheld"),
-    search_query=cypher.MESSAGES_SEARCH, section="Relevant earlier messages:", default_limit=15,
+    search_query=cypher.MESSAGES_SEARCH, section="Earlier messages:", default_limit=15,
 )
 FACTS = Kind(
     name="facts", label="Fact", category="long_term", title="Facts", item_title="Fact", item_type="fact",

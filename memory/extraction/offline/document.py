@@ -79,7 +79,7 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
             seen.add((source.name, relation, target.name))
             if relation in SYMMETRIC:
                 seen.add((target.name, relation, source.name))
-            when = self._date_near(position)
+            when = self._date_near(position, target.name)
             if not {id(source), id(target)} & self.unnamed:
                 relations.append(ExtractedRelation(source.name, relation, target.name, confidence, when,
                                                    self._sentence_text(position)))
@@ -91,17 +91,17 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
                 continue  # "I joined a writers group": a member of it, not at an event
             if by_person and position >= offset and ("user", relation, target.name) not in seen:
                 seen.add(("user", relation, target.name))
-                facts.append(_fact("user", relation, target.name, confidence, self._date_near(position)))
+                facts.append(_fact("user", relation, target.name, confidence, self._date_near(position, target.name)))
         for predicate, value, position in self.speaker_attributes:
             if by_person and position >= offset and ("user", predicate, value) not in seen:
                 seen.add(("user", predicate, value))
-                facts.append(_fact("user", predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
+                facts.append(_fact("user", predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position, value)))
         for subject, predicate, value, position in self.attributes:
             if id(subject) in self.unnamed:
                 continue  # "an elderly veteran named Samuel": Samuel is the entity, "veteran" no subject of a fact
             if position >= offset and (subject.name, predicate, value) not in seen:
                 seen.add((subject.name, predicate, value))
-                facts.append(_fact(subject.name, predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position)))
+                facts.append(_fact(subject.name, predicate, value, ATTRIBUTE_CONFIDENCE, self._date_near(position, value)))
         involved = {r.source for r in relations} | {r.target for r in relations}
         involved |= {f.subject for f in facts} | {f.object for f in facts}
         facts += self._reported_facts(facts, offset)
@@ -134,9 +134,10 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
         """Return what the text after `offset` reports that the relation rules did not read (the same subject with
         the same relation or object is one fact); a report names no entity of its own."""
         reported = []
-        for subject, predicate, value, when in self._reports(offset):
+        for subject, predicate, value, when, weak in self._reports(offset):
             fact = _fact(subject, predicate, value, REPORT_CONFIDENCE, when)
-            if not any(_same_statement(fact, other) for other in facts + reported):
+            said = _shares_an_end if weak else _same_statement
+            if not any(said(fact, other) for other in facts + reported):
                 reported.append(fact)
         return reported
 
@@ -162,8 +163,10 @@ class Document(NameReader, ReferenceReader, RelationReader, ReportReader):
         start, end = self._sentence_bounds(position)
         return self.text[start:end]
 
-    def _date_near(self, position: int) -> date | None:
-        return stated_date(self._sentence_text(position), reference_date=self.reference_date)
+    def _date_near(self, position: int, value: str) -> date | None:
+        """Return the day the sentence at `position` says a statement holds from: a date inside its value is what the
+        value says ("the booster is due in June"), not when it began."""
+        return stated_date(self._sentence_text(position).replace(value, " "), reference_date=self.reference_date)
 
 
 def _known_type(entity: Entity, *, related: bool) -> str:
@@ -185,6 +188,15 @@ def _fact(subject: str, predicate: str, obj: str, confidence: float, when: date 
     if predicate in FACT_FORMS:
         subject, predicate, obj = obj, FACT_FORMS[predicate], subject
     return ExtractedFact(subject, predicate, obj, predicate_cardinality(predicate), confidence, when)
+
+
+def _shares_an_end(fact: ExtractedFact, other: ExtractedFact) -> bool:
+    """Return whether one end of a fact holds one of another's, as words ("search indexing task to Agent_Reviewer"
+    holds "search indexing task")."""
+    def holds(a: str, b: str) -> bool:
+        return re.search(rf"(?<!\w){re.escape(b.lower())}(?!\w)", a.lower()) is not None
+    ends, others = (fact.subject, fact.object), (other.subject, other.object)
+    return any(holds(a, b) or holds(b, a) for a in ends for b in others)
 
 
 def _same_statement(fact: ExtractedFact, other: ExtractedFact) -> bool:

@@ -33,6 +33,8 @@ SUBJECT = rf"(?P<subject>{DETERMINER}?(?:{WORD}['’]s?\s+)?{PHRASE})"
 TARGET = rf"(?P<target>{DETERMINER}?(?:{WORD}['’]s?\s+)?{PHRASE})"
 NAME = r"(?:[A-Z0-9][\w.-]*|[a-z]+_[\w.-]+)(?:\s+[A-Z0-9][\w.-]*)*"
 ATTRIBUTE = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}"
+# A name alone, or a name's attribute, as a clause's subject ("Ms_Harlow", "Maya's swimming lessons").
+NAMED = rf"(?:the\s+)?{NAME}(?:['’]s\s+{ATTRIBUTE})?"
 # A verb of acting, not the participle of an adjective ("a limited edition", "the updated plan").
 ACTING = r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\byour\s)"
 # A lowercase thing, one to three words and no preposition ("the article", not "a conversation with someone").
@@ -49,8 +51,9 @@ IN_CHARGE = r"(?P<relation>in charge of|responsible for|accountable for|(?:the\s
 STATUS = (r"(?:live|down|up|offline|online|green|red|amber|blocked|done|complete|completed|resolved|stable|healthy|"
           r"degraded|broken|deprecated|ready|paused|closed|open|merged|deployed|failing|passing|on hold|on track|at risk|"
           r"behind schedule|ahead of schedule|over budget|under budget|in progress|in review|out of stock)")
-# A note's heading before what it reports ("Update: the build is green").
-HEADING = re.compile(r"^(?i:note|update|fyi|reminder|status|heads[- ]up|ps|edit|news)\s*[:–—-]\s*")
+# A note's heading before what it reports: "Update - the build is green", up to three words before a colon ("Change
+# of plan: the ferry leaves at 21:30").
+HEADING = re.compile(r"^(?:(?i:note|update|fyi|reminder|status|heads[- ]up|ps|edit|news)\s*[–—-]|(?:[\w'’-]+\s+){0,2}[\w'’-]+:)\s*")
 # A predicate written as agents write them, "OWNED_BY": read as the words it stands for.
 PREDICATE_WORD = re.compile(r"\b[A-Z]+(?:_[A-Z]+)+\b")
 
@@ -78,6 +81,10 @@ def _alternatives(words) -> str:
 
 
 VERBS = english.RELATING_VERBS
+# A verb in the third person or the past, whatever it is ("teaches", "practises", "arrived"): not a word that says
+# what something is or has, nor one of the few that end so without being verbs.
+OPEN_FINITE = r"(?!(?:is|was|has|does|goes|this|thus|plus|less|unless|always|perhaps|its|yes|us|as|towards|afterwards)\b)" \
+              r"[a-z]{2,}(?:s|ed)\b"
 FINITE = _alternatives({_third_person(v) for v in VERBS} | {_past(v) for v in VERBS})
 BASE = _alternatives(VERBS)
 THIRD_PERSON = {_past(v): _third_person(v) for v in VERBS} | {v: _third_person(v) for v in VERBS}
@@ -122,6 +129,7 @@ TIME_WORDS = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday
                         r"noon|midnight|morning|afternoon|evening|week|month|quarter|q[1-4]|end of|eod|eow|"
                         r"\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2})\b", re.IGNORECASE)
 TIME_REFERENCE = date(2000, 1, 1)
+MONTHS = _alternatives(english.MONTHS)
 # Verbs in the progressive that say what someone means to do, not what a thing is doing.
 INTENT_PROGRESSIVE = {"being", "having", "doing", "going", "trying", "planning", "hoping", "thinking", "looking", "getting", "waiting", "wondering",
                       "considering", "starting", "beginning"}
@@ -193,6 +201,12 @@ ACTS = [
 ]
 
 
+# Any verb, of a name alone ("Ms_Harlow teaches at X", "Leo's lessons moved to Friday"): read when no relation rule
+# reads the sentence (a fact of its own is `weak`).
+ANY_VERB = form(rf"^(?P<subject>{NAMED})\s+{ADVERBS}(?P<verb>{OPEN_FINITE})(?:\s+(?P<particle>{PARTICLE}))?\s+"
+                rf"(?P<value>.+)$", lambda m: _related(m))
+
+
 def _copula(match):
     """Read "X is a primary source" (IS_A), "X is at 95%" (IS_AT) and "X is down" (IS)."""
     value = match["value"]
@@ -232,6 +246,7 @@ STATES = [
           rf"(?:\s+(?P<particle>{PARTICLE}))?\s+(?P<value>.+)$",
           lambda m: (m["subject"], _as_said("is_" + m["verb"], m["particle"]), m["value"])), False),
     (form(rf"^{SUBJECT}\s+{ADVERBS}(?P<verb>{FINITE})(?:\s+(?P<particle>{PARTICLE}))?\s+(?P<value>.+)$", _related), False),
+    (ANY_VERB, False),
     (form(rf"^(?P<subject>{DETERMINER}?(?:{WORD}['’]s?\s+)?(?:{WORD}\s+){{0,4}}\w+s)\s+{ADVERBS}(?P<verb>{BASE})"
           rf"(?:\s+(?P<particle>{PARTICLE}))?\s+(?P<value>.+)$", _related), False),
     (form(rf"^{SUBJECT}\s+(?P<modal>will|shall|is going to|are going to)\s+{ADVERBS}(?P<verb>{BASE})"
@@ -240,6 +255,13 @@ STATES = [
      False),
     (form(rf"^{SUBJECT}\s+{BE}\s+{ADVERBS}(?:set\s+to\s+)?(?P<value>.+)$", _copula), True),
 ]
+# What a thing is or does when what follows is a value ("the energy tariff is 24.5p per kWh", "the ferry now leaves
+# at 21:30", "the car hire reference is K7Q2"): said of any thing the sentence opens with, not only of a name.
+NOT_ADVERB = rf"(?!(?:{'|'.join(english.CLAUSE_ADVERBS)})\b)"
+VALUED = form(rf"^(?P<subject>(?i:the|our|their|its)\s+(?:{NOT_ADVERB}[a-z][a-z-]*\s+){{0,3}}{NOT_ADVERB}[a-z][a-z-]*"
+              rf"(?:['’]s\s+{ATTRIBUTE})?)\s+{ADVERBS}"
+              rf"(?:(?P<be>{BE})|(?P<verb>{OPEN_FINITE})(?:\s+(?P<particle>{PARTICLE}))?)\s+{ADVERBS}(?P<value>.+)$",
+              lambda m: _copula(m) if m["be"] else _related(m))
 UNSTATED = re.compile(f"{english.NEGATION}|{english.HEDGE}|{english.ENDED}")
 FUTURE = re.compile(english.FUTURE)
 HAS_NONE = re.compile(r"\b(?:has|have|had)\s+(?:no|zero)\b")
@@ -251,20 +273,23 @@ LEADING_DETERMINERS = {"the", "a", "an", "its", "their", "our", "this", "that", 
 class ReportReader:
     """Read what each sentence of a turn reports (from a Document's `text`, `sentences`, `entities` and `unnamed`)."""
 
-    def _reports(self, offset: int) -> list[tuple[str, str, str, date | None]]:
-        """Return (subject, predicate, object, the day it holds from) for what the text after `offset` reports."""
+    def _reports(self, offset: int) -> list[tuple[str, str, str, date | None, bool]]:
+        """Return (subject, predicate, object, the day it holds from, weak) for what the text after `offset` reports;
+        a weak one is read by the open forms (any verb, any thing given a value, an identifier's "is"), and gives way
+        to a fact the relation rules read of the same things."""
         found = []
         for sentence in self.sentences:
             if sentence[0].start < offset or sentence[-1].text == "?":
                 continue
             said = PREDICATE_WORD.sub(lambda m: m.group().replace("_", " ").lower(), self.text[sentence[0].start:_end(sentence)])
             said = HEADING.sub("", said)
-            for subject, predicate, value in self._sentence_reports(said):
+            for (subject, predicate, value), weak in self._sentence_reports(said):
                 # A date inside the value is what the value says ("moved the pour to next Monday"), not when it began.
-                found.append((subject, predicate, value, stated_date(said.replace(value, " "), reference_date=self.reference_date)))
+                found.append((subject, predicate, value, stated_date(said.replace(value, " "), reference_date=self.reference_date),
+                              weak))
         return found
 
-    def _sentence_reports(self, said: str) -> list[tuple[str, str, str]]:
+    def _sentence_reports(self, said: str) -> list[tuple[tuple[str, str, str], bool]]:
         frame = REPORT_FRAME.match(said) or ACCORDING.match(said)
         clause = frame["clause"] if frame else said
         decision = frame is not None and (frame.groupdict().get("verb") or "").lower() in english.DECISION_VERBS
@@ -275,15 +300,21 @@ class ReportReader:
         reporter = frame.groupdict().get("reporter") if frame else None
         if decision and clause.startswith("to ") and reporter and reporter.lower() not in NOT_OPENING:
             clause = f"{reporter} will {clause[3:]}"  # "The team decided to use X": what the team will do
-        facts = [self._report(*act.read(m)) for act in ACTS if act.cue is None or act.cue.search(clause)
+        facts = [(self._report(*act.read(m)), False) for act in ACTS if act.cue is None or act.cue.search(clause)
                  for m in act.pattern.finditer(clause)]
+        # What is said of an identifier ("Casa_Azul is in Comillas") is read as a report's clause is: no person's.
+        identified = frame is None and IDENTIFIER.fullmatch(_first_word(clause)) is not None
         for state, framed in STATES if frame or self._opens_with_name(clause) else ():
-            found = state.pattern.match(clause) if frame or not framed else None
+            found = state.pattern.match(clause) if frame or identified or not framed else None
             fact = self._report(*state.read(found)) if found else None
             if fact is not None and (frame or self._named(fact[0], person=fact[1] != "IS")):
-                facts.append(fact)
+                facts.append((fact, state is ANY_VERB or (framed and identified)))
                 break
-        return list(dict.fromkeys(f for f in facts if f is not None))
+        else:
+            valued = VALUED.pattern.match(clause)
+            if valued and _a_value(valued["value"]):
+                facts.append((self._report(*VALUED.read(valued)), True))
+        return list(dict.fromkeys(f for f in facts if f[0] is not None))
 
     def _report(self, subject: str, predicate: str, value: str) -> tuple[str, str, str] | None:
         """Return the fact as it reads: names and noun phrases without their articles, an attribute of a name as HAS_<it>."""
@@ -294,13 +325,11 @@ class ReportReader:
         if predicate == "IS" and mark and re.fullmatch(ATTRIBUTE, attribute):
             subject, predicate = owner, "HAS_" + attribute
         predicate = re.sub(r"[^A-Z0-9]+", "_", predicate.upper()).strip("_")
-        return _name_alone(subject), predicate, _name_alone(value)
+        return _name_alone(subject), predicate, value if _a_value(value) else _name_alone(value)
 
     def _opens_with_name(self, clause: str) -> bool:
         """Return whether a clause may open with a name this turn mentions (a quick look before reading it)."""
-        words = clause.split(maxsplit=2)
-        first = words[1] if len(words) > 1 and words[0].lower() in LEADING_DETERMINERS else words[0] if words else ""
-        first = re.split(r"['’]", first)[0].lower()
+        first = _first_word(clause).lower()
         return IDENTIFIER.fullmatch(first) is not None or any(
             form.split()[0].lower() == first for e in self.entities for form in e.surface_forms if form.split())
 
@@ -315,6 +344,13 @@ class ReportReader:
             and not all(m.start in self.tentative for m in e.mentions) for form in e.surface_forms)
 
 
+def _first_word(clause: str) -> str:
+    """Return the word a clause opens with, after its article, without a possessive's "'s"."""
+    words = clause.split(maxsplit=2)
+    first = words[1] if len(words) > 1 and words[0].lower() in LEADING_DETERMINERS else words[0] if words else ""
+    return re.split(r"['’]", first)[0]
+
+
 def _end(sentence: list[Token]) -> int:
     """Return where a sentence's words end, before its closing full stop or exclamation mark."""
     return sentence[-2].end if len(sentence) > 1 and sentence[-1].text in ".!" else sentence[-1].end
@@ -326,6 +362,12 @@ def _asserted(text: str, *, decision: bool) -> bool:
     if UNSTATED.search(HAS_NONE.sub("has", text)):
         return False
     return decision or not FUTURE.search(text)
+
+
+def _a_value(text: str) -> bool:
+    """Return whether a clause's rest opens with a value: an amount, a code with a digit, or a time."""
+    return bool(re.match(rf"(?:{AMOUNT}|[A-Za-z]*\d|(?i:{MONTHS})\b)", text) or TIME_WORDS.match(text)
+                or stated_date(text, reference_date=TIME_REFERENCE))
 
 
 def _phrase(text: str, limit: int, *, titled: bool = False) -> str | None:

@@ -9,7 +9,8 @@ TOKEN = re.compile(
     r"(?P<initialism>(?:[A-Z]\.){2,})"
     r"|(?P<title>\b(?:" + "|".join(t.capitalize() for t in english.TITLES) + r")\.)"
     r"|(?P<initial>\b(?!I\.)[A-Z]\.(?=\s+[A-Z]))"
-    r"|(?P<word>\b[AP]M(?=[A-Z][a-z])|\w+(?:[-&]\w+)*\+?)"  # a time's "PM" glued to the next word: "9:15 PMAlamo"
+    # A time's "PM" glued to the next word ("9:15 PMAlamo"); a decimal is one word, its point no sentence's end ("24.5p").
+    r"|(?P<word>\b[AP]M(?=[A-Z][a-z])|\d+(?:\.\d+)+\w*|\w+(?:[-&]\w+)*\+?)"
     r"|(?P<punct>[^\w\s])"
 )
 
