@@ -1,6 +1,8 @@
 """What work turns report, read as facts (memory.extraction.offline.reports): sentences written for these tests,
 in trades the context-graph scenarios do not cover."""
 
+from datetime import date
+
 import pytest
 
 from memory.extraction.offline import OfflineExtractor
@@ -28,6 +30,14 @@ def facts(text, **kwargs):
     ("Sam noted the importer relies on the Vendor_Feed dataset.", ("importer", "RELIES_ON", "Vendor_Feed")),
     ("Ravi confirmed BillingAPI was OWNED_BY the Payments_Guild.", ("BillingAPI", "OWNED_BY", "Payments_Guild")),
     ("Update: Search_Indexer is down again.", ("Search_Indexer", "IS", "down")),
+    # any verb of a name, a value given to any thing, what an identifier is, a heading of a few words
+    ("Coach_Ibarra trains at the Northside_Leisure_Centre.", ("Coach_Ibarra", "TRAINS_AT", "Northside_Leisure_Centre")),
+    ("The water bill comes to £61.40 a month.", ("water bill", "COMES_TO", "£61.40 a month")),
+    ("The locker code is 4471B.", ("locker code", "IS", "4471B")),
+    ("The lease's break clause ends in March.", ("lease's break clause", "ENDS_IN", "March")),
+    ("Our train now departs at 07:52.", ("train", "DEPARTS_AT", "07:52")),
+    ("Plan B: the coach now leaves at 16:05.", ("coach", "LEAVES_AT", "16:05")),
+    ("Villa_Mirto is in the hills above Lucca.", ("Villa_Mirto", "IS_IN", "hills above Lucca")),
 ])
 def test_a_work_report_states_a_fact_that_reads_as_a_line(text, fact):
     assert fact in facts(text)
@@ -45,6 +55,8 @@ def test_a_work_report_states_a_fact_that_reads_as_a_line(text, fact):
     "Ottilie signed with Granary Films last week.",
     "Is the build still depending on the old runner?",
     "Hey Caroline, Melanie is ready now.",
+    "The kids loved the beach.",
+    "The weather was lovely all week.",
 ])
 def test_hedged_negated_future_asked_or_personal_talk_reports_nothing(text):
     assert {f for f in facts(text) if f[1] not in ("EMPLOYED_BY", "USES")} == set()
@@ -67,3 +79,9 @@ def test_a_value_set_on_a_thing_is_one_at_a_time():
 def test_a_date_inside_the_value_is_not_when_the_fact_began():
     (moved,) = OfflineExtractor().extract(text="Site lead moved the roof inspection to 12 March.").facts
     assert moved.object == "12 March" and moved.valid_from is None
+    (due,) = OfflineExtractor().extract(text="Pepper's rabies jab is due in May.", reference_date=date(2026, 1, 5)).facts
+    assert due.object == "due in May" and due.valid_from is None
+
+
+def test_what_the_relation_rules_read_is_not_read_again_by_any_verb():
+    assert facts("Kestrel Labs acquired Finch Robotics in 2023.") == {("Finch Robotics", "SUBSIDIARY_OF", "Kestrel Labs")}
