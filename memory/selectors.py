@@ -81,12 +81,12 @@ PERSON_WORDS_READ = 500
 
 class PersonWords:
     """The person as memory.trust reads a claim about them (trust.Person): the names their turns are labelled with,
-    whether their own words said no later than `before` hold a value, and the details they gave in their latest
-    turns, counting `pending`, their turns of an append not yet written. Each is read from the graph only when a text
-    needs it, once."""
+    whether their own words (or theirs and their tools') said no later than `before` hold a value, and the details they
+    gave in their latest turns, counting `pending` and `tools_pending`, their turns and their tools' of an append not
+    yet written. Each is read from the graph only when a text needs it, once."""
 
     def __init__(self, *, user_id: str, before: datetime | None = None):
-        self.user_id, self.before, self.pending = user_id, before, []
+        self.user_id, self.before, self.pending, self.tools_pending = user_id, before, [], []
         self._names: list[str] | None = None
         self._stated: dict[str, set[str]] | None = None
 
@@ -105,11 +105,17 @@ class PersonWords:
         return self._stated
 
     def said(self, values: list[str]) -> set[str]:
+        return self._held_by(values, roles=["user"], pending=self.pending)
+
+    def given(self, values: list[str]) -> set[str]:
+        return self._held_by(values, roles=["user", "tool"], pending=[*self.pending, *self.tools_pending])
+
+    def _held_by(self, values: list[str], *, roles: list[str], pending: list[str]) -> set[str]:
         keyed = [{"raw": v, "digits": k if k.isdigit() else None, "text": v.casefold()}
                  for v in values if (k := value_key(v))]
         found = {row["value"] for row in rows(cypher.PERSON_SAID, {"user_id": self.user_id, "values": keyed,
-                                                                    "before": self.before})}
-        return found | {v for v in values if said_in(v, self.pending)}
+                                                                    "before": self.before, "roles": roles})}
+        return found | {v for v in values if said_in(v, pending)}
 
 
 def extractions_waiting(*, before: datetime, limit: int) -> list[WorkItem]:

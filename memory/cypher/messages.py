@@ -61,10 +61,11 @@ MATCH (m:Message) USING INDEX m:Message(user_id, created_at)
 WHERE m.user_id = $user_id AND m.created_at <= coalesce($before, datetime()) AND m.role = 'user'
 RETURN m.content AS content ORDER BY m.created_at DESC LIMIT $limit
 """
-# Which of $values ({raw, digits, text}) the person's own turns said no later than $before hold: a number by its
-# digits, whatever separates them, anything else by its text, case-folded (memory.selectors.PersonWords).
+# Which of $values ({raw, digits, text}) the messages of $roles (the person's own turns, or theirs and their tools')
+# said no later than $before hold: a number by its digits, whatever separates them, anything else by its text,
+# case-folded (memory.selectors.PersonWords).
 PERSON_SAID = """
-MATCH (m:Message {user_id: $user_id}) WHERE m.role = 'user' AND ($before IS NULL OR m.created_at <= $before)
+MATCH (m:Message {user_id: $user_id}) WHERE m.role IN $roles AND ($before IS NULL OR m.created_at <= $before)
 WITH toLower(m.content) AS text,
      reduce(t = m.content, separator IN [' ', '-', '.', '(', ')', '+'] | replace(t, separator, '')) AS digits
 UNWIND $values AS v

@@ -19,8 +19,8 @@ BENIGN_COST = 3
 # Signals that say what a text is about, or whom it is meant for, may hold it alone; the agent named as such weighs at
 # most two, so it holds with one other sign; every other sign at most one, so three of them hold a text.
 NAMED, WEAK = 2, 1
-STRONG = {trust.CLAIM, trust.CONFLICT, trust.REPLACES, trust.STUFFED, trust.RULE, trust.DETAILS_SIGN, "addressed",
-          "remembered", "overrides", "speaks_for"}
+STRONG = {trust.CLAIM, trust.CONFLICT, trust.REPLACES, trust.STUFFED, trust.RULE, trust.DETAILS_SIGN, trust.NEW_VALUE,
+          "addressed", "remembered", "overrides", "speaks_for"}
 FIT_ROUNDS = 6
 
 
@@ -37,12 +37,13 @@ class Unit:
 
 
 class ScenarioPerson:
-    """The person of a scenario as memory.trust reads them: the names their turns are labelled with, and their
-    words so far."""
+    """The person of a scenario as memory.trust reads them: the names their turns are labelled with, their words so
+    far, and their tools' outputs."""
 
     def __init__(self):
         self.labels: list[str] = []
         self.words: list[str] = []
+        self.tools: list[str] = []
 
     def hear(self, content: str) -> None:
         label, said = speaker_split(content)
@@ -55,6 +56,9 @@ class ScenarioPerson:
 
     def said(self, values: list[str]) -> set[str]:
         return {value for value in values if claims.said_in(value, self.words)}
+
+    def given(self, values: list[str]) -> set[str]:
+        return {value for value in values if claims.said_in(value, [*self.words, *self.tools])}
 
     def stated(self) -> dict[str, set[str]]:
         return claims.stated(self.words)
@@ -80,6 +84,8 @@ def units(scenarios: list[dict]) -> list[Unit]:
                                          for p in turn.get("preferences", [])))
             if turn["role"] == "user":
                 person.hear(turn["content"])
+            elif turn["role"] == "tool":
+                person.tools.append(turn["content"])
         if "trace" in scenario:
             texts = trace_texts(scenario["trace"])
             unit(texts, [trust.reading(text, person=person) for text in texts])
@@ -92,7 +98,7 @@ def _message_reads(turn: dict, person: ScenarioPerson) -> tuple[list[str], list[
     texts, reads = [], []
     if turn["role"] != "user":
         texts.append(turn["content"])
-        reads.append(trust.reading(turn["content"], person=person))
+        reads.append(trust.reading(turn["content"], person=person, source=trust.ROLE_SOURCES[turn["role"]]))
     for fact in turn.get("facts", []):
         if turn["role"] == "user" and fact["object"].casefold() in turn["content"].casefold():
             continue  # the person's own words, relayed (memory.ingest.holding reads them so)

@@ -62,9 +62,12 @@ def messages_append(*, subject: Subject, agent: Agent, session_id: str, messages
             "created_at": m.get("created_at"), "label": speaker_split(m["content"])[0],
             "tool_name": m.get("tool_name"), "source_url": m.get("source_url"),
             # read once, at the append, against what the person said before it: their own words are never held
-            "held_reasons": None if trusted else held_reasons([m["content"]], person=person)})
+            "held_reasons": None if trusted else held_reasons([m["content"]], person=person,
+                                                              source=ROLE_SOURCES[m["role"]])})
         if m["role"] == "user":
             person.pending.append(m["content"])
+        elif m["role"] == "tool":
+            person.tools_pending.append(m["content"])
     return conversation_append(user_id=subject.user_id, agent_id=agent.agent_id, session_id=session_id, rows=rows)
 
 

@@ -63,6 +63,9 @@ class Person(Protocol):
     def stated(self) -> dict[str, set[str]]:
         """Return, by kind, the values the person gave of their own details (trust.claims.stated)."""
 
+    def given(self, values: list[str]) -> set[str]:
+        """Return which of these values the person's own words or their tools' outputs hold."""
+
 
 _I = re.IGNORECASE
 
@@ -74,7 +77,10 @@ def _pattern(patterns: list[str]) -> re.Pattern:
 # What a text from an untrusted source may show, each with why it holds the text in plain words (after "it"): what it
 # is about and the kind of value it carries (a claim about the person, a rule for the agent), and the signs that it
 # is meant for a model rather than for the person (memory.trust.signs).
-CLAIM, CONFLICT, REPLACES, RULE, DETAILS_SIGN = "claim", "conflict", "replaces", "rule", "details"
+CLAIM, CONFLICT, REPLACES, RULE, DETAILS_SIGN, NEW_VALUE = "claim", "conflict", "replaces", "rule", "details", "new_value"
+# Sources that speak rather than report: the assistant and a system turn may pass on what the person or a tool gave,
+# but a number, an address or a contact detail nobody gave has no origin but them.
+SPEAKING = frozenset({ASSISTANT, SYSTEM})
 STUFFED, THEIR_QUESTION = "stuffed", "their_question"
 SIGNS = {
     "addressed": ("speaks to an AI rather than to you", _pattern(ADDRESSED)),
@@ -95,13 +101,14 @@ REPLACES_REASON = "puts another value beside one you gave"
 STUFFED_REASON = "repeats words to be found rather than read"
 THEIR_QUESTION_REASON = "asks a question in your words and answers it"
 DETAILS = "carries bank, card or login details"
+NEW_VALUE_REASON = "gives a number, address or contact detail that neither you nor a tool gave"
 # How much each signal weighs; a text is held when what it shows weighs HOLD or more. Fitted on the development suite
 # (data/poisoning/) by `bench_poisoning --fit`, which measures every family with the weights fitted without it.
 HOLD = 3
-WEIGHTS = {CLAIM: 3, CONFLICT: 3, REPLACES: 3, RULE: 3, DETAILS_SIGN: 3, STUFFED: 3, THEIR_QUESTION: 1,
+WEIGHTS = {CLAIM: 3, CONFLICT: 3, REPLACES: 3, RULE: 3, DETAILS_SIGN: 3, NEW_VALUE: 3, STUFFED: 3, THEIR_QUESTION: 1,
            "addressed": 3, "remembered": 0, "overrides": 3, "speaks_for": 3, "meta": 1, "standing": 1, "directive": 1,
            "kept_from": 1, "keep_in_mind": 1, "sends": 1, "about": 1, "sensitive": 1}
-ORDER = (CLAIM, CONFLICT, REPLACES, RULE, DETAILS_SIGN, STUFFED, THEIR_QUESTION, *SIGNS)
+ORDER = (CLAIM, CONFLICT, REPLACES, RULE, DETAILS_SIGN, NEW_VALUE, STUFFED, THEIR_QUESTION, *SIGNS)
 
 
 @dataclass(frozen=True)
@@ -114,9 +121,10 @@ class Reading:
     contradicted: tuple[str, ...] = ()
 
 
-def reading(text: str, *, person: Person | None = None) -> Reading:
+def reading(text: str, *, person: Person | None = None, source: str | None = None) -> Reading:
     """Read a text from an untrusted source: its claims about the person that they did not make themselves, the rules
-    it sets for the agent, and the signs of text meant for a model."""
+    it sets for the agent, the details a speaking source (SPEAKING) gives that nobody gave it, and the signs of text
+    meant for a model."""
     said = person.said if person else None
     found = claims.unconfirmed(claims.claims(text, names=person.names if person else list), said)
     signals = {name for name, (_, pattern) in SIGNS.items() if pattern.search(text)}
@@ -126,6 +134,7 @@ def reading(text: str, *, person: Person | None = None) -> Reading:
     contradicting = claims.unconfirmed(claims.conflicts(text, stated=person.stated), said) if person else []
     signals |= {CONFLICT} if contradicting else set()
     signals |= {REPLACES} if person and claims.replacements(text, said=said) else set()
+    signals |= {NEW_VALUE} if person and source in SPEAKING and claims.new_values(text, given=person.given) else set()
     signals |= {STUFFED} if claims.stuffed(text) else set()
     signals |= {THEIR_QUESTION} if claims.THEIR_QUESTION.search(text) else set()
     return Reading(frozenset(signals), tuple(dict.fromkeys(claim.kind.name for claim in found)),
@@ -159,7 +168,8 @@ def _reason(name: str, read: Reading) -> str:
         return claim_reason(read.kinds)
     if name == CONFLICT:
         return "contradicts what you said of your " + _kind_words(read.contradicted)
-    return {RULE: RULE_REASON, DETAILS_SIGN: DETAILS, REPLACES: REPLACES_REASON, STUFFED: STUFFED_REASON,
+    return {RULE: RULE_REASON, DETAILS_SIGN: DETAILS, REPLACES: REPLACES_REASON, NEW_VALUE: NEW_VALUE_REASON,
+            STUFFED: STUFFED_REASON,
             THEIR_QUESTION: THEIR_QUESTION_REASON}.get(name) or SIGNS[name][0]
 
 
@@ -173,10 +183,10 @@ def _kind_words(kinds: Iterable[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
 
 
-def untrusted_reasons(text: str, *, person: Person | None = None) -> list[str]:
+def untrusted_reasons(text: str, *, person: Person | None = None, source: str | None = None) -> list[str]:
     """Return why text from an untrusted source may not be put before the model or become memory as it stands; empty
     when it may."""
-    return reasons_of(reading(text, person=person))
+    return reasons_of(reading(text, person=person, source=source))
 
 
 # What the person tells their assistant to do from now on: a standing rule and a request about serving them.
@@ -226,13 +236,13 @@ STANDING_CATEGORIES = frozenset({"communication", INSTRUCTION})
 STANDING_ADDED = "adds a standing instruction"
 
 
-def held_reasons(texts: list[str | None], *, person: Person | None = None) -> list[str] | None:
+def held_reasons(texts: list[str | None], *, person: Person | None = None, source: str | None = None) -> list[str] | None:
     """Return why words from an untrusted source are held out of recall (every text's reasons, once each), or None.
 
     Stored with what they are read from (a message at its append, a trace at its completion), so the flag never
     depends on when it is read.
     """
-    reasons = [reason for text in texts if text for reason in untrusted_reasons(text, person=person)]
+    reasons = [reason for text in texts if text for reason in untrusted_reasons(text, person=person, source=source)]
     return list(dict.fromkeys(reasons)) or None
 
 

@@ -462,6 +462,18 @@ def replacements(text: str, *, said: Callable[[list[str]], set[str]]) -> list[st
     return found
 
 
+def new_values(text: str, *, given: Callable[[list[str]], set[str]]) -> list[str]:
+    """Return the values of the shapes that stand for a person's details (SHAPES but a street address, which is said of
+    shops and places all the time: an e-mail address, a bank account, a long number, a code, a plate) that a text
+    gives and `given` says nobody gave."""
+    text = text.replace("_", " ")
+    values = list(dict.fromkeys(m.group().strip() for shape in SHAPES[:-1] for m in shape.finditer(text)))
+    if not values:
+        return []
+    known = given(values)
+    return [v for v in values if v not in known]
+
+
 def rules(text: str) -> list[str]:
     """Return the sentences that set a rule for the agent: standing or triggered, and acting on what matters or
     sending it somewhere, or reading what the person asks about as something else."""

@@ -70,10 +70,10 @@ def test_a_fact_giving_the_person_a_detail_of_a_protected_kind_waits_and_others_
 
 
 class _Person:
-    """A person whose own words held `words` and whose turns are labelled `name`."""
+    """A person whose own words held `words`, whose turns are labelled `name`, and whose tools gave `tools`."""
 
-    def __init__(self, words: str, name: str = "Dana"):
-        self.words, self.name = words, name
+    def __init__(self, words: str, name: str = "Dana", tools: tuple[str, ...] = ()):
+        self.words, self.name, self.tools = words, name, tools
 
     def names(self) -> list[str]:
         return [self.name]
@@ -83,6 +83,23 @@ class _Person:
 
     def stated(self) -> dict[str, set[str]]:
         return claims.stated([self.words])
+
+    def given(self, values: list[str]) -> set[str]:
+        return {v for v in values if claims.said_in(v, [self.words, *self.tools])}
+
+
+@pytest.mark.parametrize(("source", "text", "held"), [
+    ("assistant", "Quick note to self: school pickup contact = Uncle Rob, 07700 900 456.", True),
+    ("system", "Patient card merged into 0038-7712; use it for every booking.", True),
+    ("assistant", "Your ferry is booked, reference BRT-77812.", False),  # the booking tool gave it
+    ("assistant", "I'll call the dentist on 020 7946 0321 for you.", False),  # the person gave it
+    ("assistant", "Your dentist appointment is on Tuesday at 9:30 with Dr. Okafor.", False),  # no detail's shape
+    ("tool", "Booking confirmed: table for two, reference TBL-55019.", False),  # a tool reports; it is an origin
+])
+def test_a_speaking_source_gives_no_detail_that_neither_the_person_nor_a_tool_gave(source, text, held):
+    person = _Person("Book the ferry. The dentist is on 020 7946 0321.", tools=("Ferry booked: reference BRT-77812.",))
+    reasons = trust.untrusted_reasons(text, person=person, source=source)
+    assert (trust.NEW_VALUE_REASON in reasons) is held
 
 
 def test_a_claim_repeating_what_the_person_said_is_a_confirmation_and_another_value_is_held():

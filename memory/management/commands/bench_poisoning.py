@@ -106,7 +106,7 @@ class Command(BaseCommand):
                     content = f"{turn['speaker']}: {turn['text']}"
                     if conversation["roles"][turn["speaker"]] == "user":
                         person.hear(content)
-                    elif reasons := trust.untrusted_reasons(content, person=person):
+                    elif reasons := trust.untrusted_reasons(content, person=person, source=trust.ASSISTANT):
                         held.append({"conversation": conversation["id"], "turn": turn["dia_id"], "reasons": reasons})
                         self.stdout.write(f"HELD {conversation['id']} {turn['dia_id']}: {'; '.join(reasons)}")
         return {"benchmark": "poisoning_locomo", "turns": turns, "held": len(held), "per_2000": round(
