@@ -59,8 +59,6 @@ TIME_AFTER = timedelta(days=31)
 # The turns a sentence of which is handed alone: what people and the assistant say. A tool's or a system's output is
 # a document whose sentences lean on each other (an e-mail's "From: Tom." and what Tom asks), handed whole.
 UNIT_ROLES = frozenset({"user", "assistant"})
-# What two shares of the question's words may differ by and be one share (float sums of the same fractions).
-SHARE_ROUNDING = 1e-9
 # The query text is built from this many of the caller's last user/assistant messages.
 QUERY_MESSAGES = 3
 # The lines that open and close the context text, the first telling the model that what they fence is
@@ -257,19 +255,18 @@ def _messages_scored(recall: dict, *, question: Question, speaker: str | None, t
         if score >= min_relevance:
             kept.append((m, score, {"ranks": ranks[uid], "relevance": own[uid], "next_to": next_to[uid],
                                     "speaker_asked": asked}))
-    units = _units_chosen([m for m, _, _ in kept], question=question, query=query, own=own)
+    units = _units_chosen([m for m, _, _ in kept], question=question, query=query,
+                          words={uid: scored["words"] for uid, scored in own.items()})
     return [_message_item(m, score=score, today=today, unit=units.get(m["uid"]), provenance=provenance)
             for m, score, provenance in kept]
 
 
 def _units_chosen(messages: list[dict], *, question: Question, query: np.ndarray | None,
-                  own: dict[str, dict]) -> dict[str, Unit]:
+                  words: dict[str, float]) -> dict[str, Unit]:
     """Return by message uid the sentence of each message that bears most on the question (memory.units), on the
-    relevance scale, of those that hold every word of the question their message holds; a message handed whole (it
-    says one sentence, its sentences were not stored apart, it is a tool's or a system's (UNIT_ROLES), or none of them
-    holds all it shares with the question: "my new account is at Starling, sort code 60-83-71. Please use it for my
-    refunds") has none. Every sentence's
-    meaning is read in one product; `words` is the share of the question's words each message holds.
+    relevance scale; a message handed whole (it says one sentence, its sentences were not stored apart, or it is a
+    tool's or a system's: UNIT_ROLES) has none.
+    Every sentence's meaning is read in one product; `words` is the share of the question's words each message holds.
 
     Handing the one most relevant sentence found more of LoCoMo's evidence at 100, 200 and the default budget than
     handing with it those nearly as relevant (chosen by rotation over its conversations: docs/benchmarks.md)."""
@@ -277,19 +274,16 @@ def _units_chosen(messages: list[dict], *, question: Question, query: np.ndarray
     if not split or query is None:
         return {}
     # a sentence holds no word of the question its message does not hold
-    texts = [m["content"][start:end] if own[m["uid"]]["words"] else "" for m in split
+    texts = [m["content"][start:end] if words[m["uid"]] else "" for m in split
              for start, end in zip(m["sentence_spans"][::2], m["sentence_spans"][1::2])]
     scores = relevance_scores(question=question, texts=texts, similarities=units_similarity(
         vectors=[m["sentence_embeddings_int8"] for m in split], embedding=query))
-    shares = np.fromiter((question.words_share(text) for text in texts), dtype=np.float64, count=len(texts))
     chosen, first = {}, 0
     for m in split:
-        spans, count = m["sentence_spans"], len(m["sentence_spans"]) // 2
-        whole = shares[first:first + count] >= own[m["uid"]]["words"] - SHARE_ROUNDING
-        best = int(np.argmax(np.where(whole, scores[first:first + count], -np.inf)))
-        if whole.any() and scores[first + best] >= own[m["uid"]]["score"]:
-            chosen[m["uid"]] = Unit(best, spans[2 * best], spans[2 * best + 1])
-        first += count
+        spans = m["sentence_spans"]
+        best = int(np.argmax(scores[first:first + len(spans) // 2]))
+        chosen[m["uid"]] = Unit(best, spans[2 * best], spans[2 * best + 1])
+        first += len(spans) // 2
     return chosen
 
 

@@ -26,7 +26,8 @@ def test_no_quality_figure_fell_below_the_recorded_one():
     kept = summary["figures"]["knowledge_top10"]
     least = 1.0 if type(get_embedder().inner) is MiniLMEmbedder else 0.95
     assert set(kept) == {"mixed", "reembedded"} and min(kept.values()) >= least
-    assert set(summary["skipped"]) == {"chat_gold_locomo", "chat_gold_heldout", "locomo"}
+    assert set(summary["skipped"]) == {"chat_gold_locomo", "chat_gold_heldout", "locomo", "poisoning",
+                                       "poisoning_locomo"}
 
 
 def test_a_figure_below_the_recorded_one_fails_naming_it(tmp_path):

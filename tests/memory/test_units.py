@@ -105,6 +105,19 @@ def test_a_context_hands_the_sentence_that_answers_naming_its_turn_and_where_in_
     assert whole[0]["text"] == "user: The plumber comes on Thursday." and "span" not in whole[0]["provenance"]
 
 
+def test_a_tools_output_is_handed_whole_its_sentences_lean_on_each_other(granted):
+    """An e-mail's "From: Tom." shares the question's words; what Tom asks for does not."""
+    subject, _, api = granted
+    email = "From: Tom. Hi! Please send me the Q3 slides before Thursday, and update the revenue chart."
+    uids = [r["uid"] for r in append(api, subject.user_id, [{"role": "user", "content": "Read me Tom's email."},
+                                                            {"role": "tool", "content": email}]).json()["results"]]
+    for uid in uids:
+        ingest.message_extract(message_uid=uid, user_id=subject.user_id)
+    recalled, text = _recalled(api, subject.user_id, query="What did Tom ask me for?", min_relevance=0)
+    (tool,) = [item for item in recalled if item["id"] == uids[1]]
+    assert "Q3 slides" in tool["text"] and "span" not in tool["provenance"] and "Q3 slides" in text
+
+
 def test_no_part_of_a_message_that_may_not_be_recalled_is_served(granted_person):
     """Forgotten, withheld for what it said, held out of recall, or past retention: the message's sentences go with
     it, as they are the message's own."""

@@ -33,6 +33,7 @@ class Benchmark:
     floor: float | None = None  # instead: the least a figure may be, whatever was recorded
     lower: frozenset = frozenset()  # figures that are better lower (a rise is their drop)
     locomo: bool = False  # reads LoCoMo, so runs only when a local copy is given
+    whole: bool = False  # takes minutes, so runs only in the whole gate (when LoCoMo is given too)
 
 
 # Entities real (precision, recall); typed: precision over the names given a type, the share left untyped (lower is
@@ -69,6 +70,13 @@ BENCHMARKS = (
     Benchmark("locomo", "bench_conversations", {"conversations": "26,30,41,42,43,44,47,48,49,50",
                                                 "token_budgets": ",".join(map(str, LOCOMO_BUDGETS))}, LOCOMO_FIGURES,
               noise=0.005, locomo=True),
+    # The poisoning suite replayed: attacks whose poison a later context served, look-alikes whose memory it did not
+    # (a change to recall or ranking can lose what the person said as surely as a defence can hold it); and LoCoMo's
+    # ordinary turns held as if the assistant had written them.
+    Benchmark("poisoning", "bench_poisoning", {}, {"attack_success": "attack_success",
+                                                   "legitimate_lost": "legitimate_lost"},
+              lower=frozenset({"attack_success", "legitimate_lost"}), whole=True),
+    Benchmark("poisoning_locomo", "bench_poisoning", {}, {"held": "held"}, lower=frozenset({"held"}), locomo=True),
 )
 
 
@@ -104,7 +112,7 @@ class Command(BaseCommand):
         for benchmark in BENCHMARKS:
             if wanted is not None and benchmark.name not in wanted:
                 continue
-            if benchmark.locomo and not locomo:
+            if (benchmark.locomo or benchmark.whole) and not locomo:
                 skipped.append(benchmark.name)
                 continue
             line = self._run(benchmark, locomo, answers)
