@@ -6,28 +6,15 @@ PY := $(VENV)/bin/python
 # vector search), e.g. `make test NEO4J_LINE=2026`. Each line has its own test store and port.
 NEO4J_LINE ?= 5.26
 export NEO4J_LINE
-# The suite's Neo4j store and port and its Redis databases (the app's, the broker's): each line its own, and the
-# suite's second part its own (TEST_PART=b), so CI can run the parts and the 2026 line's graph tests side by side.
-TEST_PART ?= a
-ifeq ($(NEO4J_LINE),2026)
-  TEST_STORE := neo4j-test-2026
-  TEST_PORT := 7689
-  TEST_REDIS := 13 12
-else ifeq ($(TEST_PART),b)
-  TEST_STORE := neo4j-test-b
-  TEST_PORT := 7690
-  TEST_REDIS := 11 10
-else
-  TEST_STORE := neo4j-test
-  TEST_PORT := 7688
-  TEST_REDIS := 15 14
-endif
-# A test Neo4j lives minutes and spends its CPU planning hundreds of queries once each: with the quick JIT (C1) alone
-# it spends a quarter less and starts faster; what the queries return is the same.
+TEST_PORT := $(if $(filter 2026,$(NEO4J_LINE)),7689,7688)
+# The app's and the broker's Redis databases: each line its own, so the suite can run on both lines at once (CI).
+TEST_REDIS := $(if $(filter 2026,$(NEO4J_LINE)),13 12,15 14)
+# A test Neo4j spends its CPU compiling queries and classes, each used for seconds: the quick JIT (C1) alone does it
+# in three quarters of the CPU time and starts Neo4j faster; what the queries return is the same.
 TEST_JVM := -XX:TieredStopAtLevel=1
 # The suite gets its own empty Neo4j (refused when populated) and its own Redis databases.
-TEST_ENV := NEO4J_HOME=$(CURDIR)/var/$(TEST_STORE) NEO4J_BOLT_PORT=$(TEST_PORT) NEO4J_PAGECACHE=512m \
-	NEO4J_JVM_OPTIONS=$(TEST_JVM)
+TEST_ENV := NEO4J_HOME=$(CURDIR)/var/neo4j-test$(if $(filter 2026,$(NEO4J_LINE)),-2026) NEO4J_BOLT_PORT=$(TEST_PORT) \
+	NEO4J_PAGECACHE=512m NEO4J_JVM_OPTIONS=$(TEST_JVM)
 TEST_URLS := NEO4J_URL=bolt://neo4j:neo4j@127.0.0.1:$(TEST_PORT) \
 	REDIS_URL=redis://127.0.0.1:6379/$(word 1,$(TEST_REDIS)) CELERY_BROKER_URL=redis://127.0.0.1:6379/$(word 2,$(TEST_REDIS))
 # The portal's port for `make run` (its services' are their own variables: NEO4J_BOLT_PORT and NEO4J_URL, REDIS_URL).
