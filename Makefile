@@ -20,7 +20,7 @@ TEST_URLS := NEO4J_URL=bolt://neo4j:neo4j@127.0.0.1:$(TEST_PORT) \
 # The portal's port for `make run` (its services' are their own variables: NEO4J_BOLT_PORT and NEO4J_URL, REDIS_URL).
 WEB_PORT ?= 8000
 
-.PHONY: run test test-tools setup services stop status
+.PHONY: run test test-tools test-neo4j setup services stop status
 
 # axe-core, which the browser tests inject into every page (package.json; node_modules/ is not committed).
 node_modules/.package-lock.json: package.json package-lock.json
@@ -56,8 +56,11 @@ test-tools: setup node_modules/.package-lock.json
 	@# Debian's Chromium drives the browser tests; Playwright never downloads a browser of its own.
 	@command -v chromium >/dev/null || tools/apt-install.sh chromium
 
-test: test-tools
+# The suite's Neo4j alone (CI starts it while the .venv installs).
+test-neo4j:
 	$(TEST_ENV) tools/neo4j/neo4j.sh start
+
+test: test-tools test-neo4j
 	tools/redis.sh start
 	$(TEST_URLS) $(PY) -m pytest $(PYTEST_ARGS)
 
