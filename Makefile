@@ -9,12 +9,9 @@ export NEO4J_LINE
 TEST_PORT := $(if $(filter 2026,$(NEO4J_LINE)),7689,7688)
 # The app's and the broker's Redis databases: each line its own, so the suite can run on both lines at once (CI).
 TEST_REDIS := $(if $(filter 2026,$(NEO4J_LINE)),13 12,15 14)
-# A test Neo4j spends its CPU compiling queries and classes, each used for seconds: the quick JIT (C1) alone does it
-# in three quarters of the CPU time and starts Neo4j faster; what the queries return is the same.
-TEST_JVM := -XX:TieredStopAtLevel=1
 # The suite gets its own empty Neo4j (refused when populated) and its own Redis databases.
 TEST_ENV := NEO4J_HOME=$(CURDIR)/var/neo4j-test$(if $(filter 2026,$(NEO4J_LINE)),-2026) NEO4J_BOLT_PORT=$(TEST_PORT) \
-	NEO4J_PAGECACHE=512m NEO4J_JVM_OPTIONS=$(TEST_JVM)
+	NEO4J_PAGECACHE=512m
 TEST_URLS := NEO4J_URL=bolt://neo4j:neo4j@127.0.0.1:$(TEST_PORT) \
 	REDIS_URL=redis://127.0.0.1:6379/$(word 1,$(TEST_REDIS)) CELERY_BROKER_URL=redis://127.0.0.1:6379/$(word 2,$(TEST_REDIS))
 # The portal's port for `make run` (its services' are their own variables: NEO4J_BOLT_PORT and NEO4J_URL, REDIS_URL).

@@ -4,7 +4,7 @@
 # Settings (environment): NEO4J_HOME, NEO4J_BOLT_PORT, NEO4J_PASSWORD, NEO4J_PAGECACHE, NEO4J_HEAP, NEO4J_START_SECONDS,
 # NEO4J_LINE (5.26, the LTS on Java 17+, by default; or 2026, the calendar line on Java 21+),
 # NEO4J_VERSION (a version of that line other than the one named below), NEO4J_JAVA (a java binary),
-# NEO4J_JVM_OPTIONS (more JVM flags, e.g. the suite's -XX:TieredStopAtLevel=1).
+# NEO4J_JVM_OPTIONS (more JVM flags, e.g. -XX:TieredStopAtLevel=1 for a Neo4j that lives for a few tests).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
