@@ -7,15 +7,17 @@ PY := $(VENV)/bin/python
 NEO4J_LINE ?= 5.26
 export NEO4J_LINE
 TEST_PORT := $(if $(filter 2026,$(NEO4J_LINE)),7689,7688)
-# The suite gets its own empty Neo4j (refused when populated) and its own Redis database.
+# The app's and the broker's Redis databases: each line its own, so the suite can run on both lines at once (CI).
+TEST_REDIS := $(if $(filter 2026,$(NEO4J_LINE)),13 12,15 14)
+# The suite gets its own empty Neo4j (refused when populated) and its own Redis databases.
 TEST_ENV := NEO4J_HOME=$(CURDIR)/var/neo4j-test$(if $(filter 2026,$(NEO4J_LINE)),-2026) NEO4J_BOLT_PORT=$(TEST_PORT) \
 	NEO4J_PAGECACHE=512m
-TEST_URLS := NEO4J_URL=bolt://neo4j:neo4j@127.0.0.1:$(TEST_PORT) REDIS_URL=redis://127.0.0.1:6379/15 \
-	CELERY_BROKER_URL=redis://127.0.0.1:6379/14
+TEST_URLS := NEO4J_URL=bolt://neo4j:neo4j@127.0.0.1:$(TEST_PORT) \
+	REDIS_URL=redis://127.0.0.1:6379/$(word 1,$(TEST_REDIS)) CELERY_BROKER_URL=redis://127.0.0.1:6379/$(word 2,$(TEST_REDIS))
 # The portal's port for `make run` (its services' are their own variables: NEO4J_BOLT_PORT and NEO4J_URL, REDIS_URL).
 WEB_PORT ?= 8000
 
-.PHONY: run test setup services stop status
+.PHONY: run test test-tools test-neo4j setup services stop status
 
 # axe-core, which the browser tests inject into every page (package.json; node_modules/ is not committed).
 node_modules/.package-lock.json: package.json package-lock.json
@@ -46,10 +48,16 @@ run: services
 	@echo
 	$(PY) manage.py runserver 127.0.0.1:$(WEB_PORT)
 
-test: setup node_modules/.package-lock.json
+# What the suite runs with, installed once (CI installs it before running both lines' suites side by side).
+test-tools: setup node_modules/.package-lock.json
 	@# Debian's Chromium drives the browser tests; Playwright never downloads a browser of its own.
 	@command -v chromium >/dev/null || tools/apt-install.sh chromium
+
+# The suite's Neo4j alone (CI starts it while the .venv installs).
+test-neo4j:
 	$(TEST_ENV) tools/neo4j/neo4j.sh start
+
+test: test-tools test-neo4j
 	tools/redis.sh start
 	$(TEST_URLS) $(PY) -m pytest $(PYTEST_ARGS)
 

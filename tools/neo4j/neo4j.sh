@@ -3,7 +3,8 @@
 # Usage: tools/neo4j/neo4j.sh start|stop|status
 # Settings (environment): NEO4J_HOME, NEO4J_BOLT_PORT, NEO4J_PASSWORD, NEO4J_PAGECACHE, NEO4J_HEAP, NEO4J_START_SECONDS,
 # NEO4J_LINE (5.26, the LTS on Java 17+, by default; or 2026, the calendar line on Java 21+),
-# NEO4J_VERSION (a version of that line other than the one named below), NEO4J_JAVA (a java binary).
+# NEO4J_VERSION (a version of that line other than the one named below), NEO4J_JAVA (a java binary),
+# NEO4J_JVM_OPTIONS (more JVM flags, e.g. -XX:TieredStopAtLevel=1 for a Neo4j that lives for a few tests).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -87,7 +88,7 @@ start() {
   nohup "$java" -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC -XX:-OmitStackTraceInFastThrow \
     -XX:+UnlockExperimentalVMOptions -XX:+TrustFinalNonStaticFields -XX:+DisableExplicitGC \
     -Djdk.nio.maxCachedBufferSize=1024 -Dio.netty.tryReflectionSetAccessible=true \
-    -Dlog4j2.disable.jmx=true \
+    -Dlog4j2.disable.jmx=true ${NEO4J_JVM_OPTIONS:-} \
     --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED \
     --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --enable-native-access=ALL-UNNAMED \
     -cp "$lib/*:$classes" Neo4jLauncher >"$logfile" 2>&1 &
