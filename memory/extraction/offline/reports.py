@@ -83,8 +83,8 @@ def _alternatives(words) -> str:
 VERBS = english.RELATING_VERBS
 # A verb in the third person or the past, whatever it is ("teaches", "practises", "arrived"): not a word that says
 # what something is or has, nor one of the few that end so without being verbs.
-OPEN_FINITE = r"(?!(?:is|was|has|does|goes|this|thus|plus|less|unless|always|perhaps|its|yes|us|as|towards|afterwards)\b)" \
-              r"[a-z]{2,}(?:s|ed)\b"
+OPEN_FINITE = (r"(?!(?:is|was|has|does|goes|this|thus|plus|less|unless|always|perhaps|its|yes|us|as|towards|afterwards)\b)"
+               r"[a-z]{2,}(?:s|ed)\b")
 FINITE = _alternatives({_third_person(v) for v in VERBS} | {_past(v) for v in VERBS})
 BASE = _alternatives(VERBS)
 THIRD_PERSON = {_past(v): _third_person(v) for v in VERBS} | {v: _third_person(v) for v in VERBS}
@@ -201,12 +201,6 @@ ACTS = [
 ]
 
 
-# Any verb, of a name alone ("Ms_Harlow teaches at X", "Leo's lessons moved to Friday"): read when no relation rule
-# reads the sentence (a fact of its own is `weak`).
-ANY_VERB = form(rf"^(?P<subject>{NAMED})\s+{ADVERBS}(?P<verb>{OPEN_FINITE})(?:\s+(?P<particle>{PARTICLE}))?\s+"
-                rf"(?P<value>.+)$", lambda m: _related(m))
-
-
 def _copula(match):
     """Read "X is a primary source" (IS_A), "X is at 95%" (IS_AT) and "X is down" (IS)."""
     value = match["value"]
@@ -225,6 +219,10 @@ def _related(match):
     return match["subject"], _as_said(THIRD_PERSON.get(verb, verb) if modal else verb, match["particle"]), match["value"]
 
 
+# Any verb, of a name alone ("Ms_Harlow teaches at X", "Leo's lessons moved to Friday"): its fact is `weak`, giving
+# way to what the relation rules read of the same things.
+ANY_VERB = form(rf"^(?P<subject>{NAMED})\s+{ADVERBS}(?P<verb>{OPEN_FINITE})(?:\s+(?P<particle>{PARTICLE}))?\s+"
+                rf"(?P<value>.+)$", _related)
 # What a clause states of its subject, in the order tried: the first that reads the clause wins. `framed` forms
 # are read only in a reported clause (not of any name a sentence opens with: "Caroline is a great friend").
 STATES = [
